@@ -1,0 +1,25 @@
+# Two commands on a fresh machine: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,notebooks]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,0
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests --nbmake notebooks
+
+bench: $(STAMP)
+	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV)

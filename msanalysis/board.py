@@ -1,0 +1,293 @@
+"""Mine layouts and the metrics players compute from them.
+
+A :class:`Board` is an immutable ``height x width`` grid of booleans (``True`` = mine) with the
+numbers derived from it. It knows nothing about play (see :mod:`msanalysis.game`), about how it
+was generated (see :mod:`msanalysis.rules`) or about binary formats (see :mod:`msanalysis.formats`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+
+import numpy as np
+
+from msanalysis.errors import ParseError
+
+__all__ = ["Board", "Cell", "neighbours", "neighbour_counts"]
+
+Cell = tuple[int, int]
+
+_OFFSETS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+
+def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
+    """Yield the up to eight cells around ``cell`` that lie on a ``height x width`` grid.
+
+    Examples
+    --------
+    >>> sorted(neighbours((0, 0), 3, 3))
+    [(0, 1), (1, 0), (1, 1)]
+    """
+    row, col = cell
+    for dr, dc in _OFFSETS:
+        r, c = row + dr, col + dc
+        if 0 <= r < height and 0 <= c < width:
+            yield (r, c)
+
+
+def neighbour_counts(mask: np.ndarray, *, include_self: bool = False) -> np.ndarray:
+    """Count, for every cell, the ``True`` cells of ``mask`` around it, without a Python loop.
+
+    Parameters
+    ----------
+    mask : numpy.ndarray of bool, shape (height, width)
+    include_self : bool
+        Count the cell itself too (the 3x3 block), as mosaic puzzles do.
+
+    Returns
+    -------
+    numpy.ndarray of int8, same shape as ``mask``.
+
+    Examples
+    --------
+    >>> neighbour_counts(np.array([[True, False], [False, False]])).tolist()
+    [[0, 1], [1, 1]]
+    """
+    height, width = mask.shape
+    padded = np.zeros((height + 2, width + 2), dtype=np.int8)
+    padded[1:-1, 1:-1] = mask
+    total = np.zeros((height, width), dtype=np.int8)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if dr == 0 and dc == 0 and not include_self:
+                continue
+            total += padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
+    return total
+
+
+class Board:
+    """An immutable mine layout.
+
+    Parameters
+    ----------
+    mines : array_like of bool, shape (height, width)
+        ``True`` where a mine is.
+
+    Examples
+    --------
+    >>> board = Board.from_text("*..\\n...\\n..*")
+    >>> board.width, board.height, board.mine_count
+    (3, 3, 2)
+    >>> board.numbers.tolist()
+    [[0, 1, 0], [1, 2, 1], [0, 1, 0]]
+    >>> board.openings, board.islands, board.bbbv
+    (2, 0, 2)
+    """
+
+    __slots__ = ("_mask", "__dict__")
+
+    def __init__(self, mines: np.ndarray | Iterable[Iterable[bool]]) -> None:
+        mask = np.array(mines, dtype=bool)
+        if mask.ndim != 2 or mask.shape[0] == 0 or mask.shape[1] == 0:
+            raise ValueError(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
+        mask.setflags(write=False)
+        self._mask = mask
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> "Board":
+        """Build a board of ``height x width`` with mines on the given cells.
+
+        Examples
+        --------
+        >>> Board.from_cells(2, 3, [(0, 2)]).to_text()
+        '..*\\n...'
+        """
+        if height <= 0 or width <= 0:
+            raise ValueError(f"a board needs a positive size, got {width}x{height}")
+        mask = np.zeros((height, width), dtype=bool)
+        for row, col in mines:
+            if not (0 <= row < height and 0 <= col < width):
+                raise ValueError(f"mine ({row}, {col}) is outside a {width}x{height} board")
+            mask[row, col] = True
+        return cls(mask)
+
+    @classmethod
+    def from_text(cls, text: str) -> "Board":
+        """Parse a layout: rows of ``*`` (mine) and ``.`` (free); ``#`` lines are comments.
+
+        Raises
+        ------
+        ParseError
+            On an empty layout, ragged rows or another character; the message names the line
+            and column.
+
+        Examples
+        --------
+        >>> Board.from_text("# a comment\\n.*\\n..").mines
+        frozenset({(0, 1)})
+        """
+        rows: list[list[bool]] = []
+        width = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            row = []
+            for column, char in enumerate(line, start=1):
+                if char not in "*.":
+                    raise ParseError(f"unknown character {char!r} in a layout (expected '*' or '.')",
+                                     line=number, column=column)
+                row.append(char == "*")
+            if width is None:
+                width = len(row)
+            elif len(row) != width:
+                raise ParseError(f"row has {len(row)} cells, the first row has {width}",
+                                 line=number, column=min(len(row), width) + 1)
+            rows.append(row)
+        if not rows:
+            raise ParseError("empty layout: expected rows of '*' and '.'")
+        return cls(rows)
+
+    def to_text(self) -> str:
+        """Rows of ``*`` and ``.``, no trailing newline; the inverse of :meth:`from_text`."""
+        return "\n".join("".join("*" if m else "." for m in row) for row in self._mask.tolist())
+
+    # -- basic facts --------------------------------------------------------------------------
+    @property
+    def mask(self) -> np.ndarray:
+        """Read-only boolean array, ``True`` on mines."""
+        return self._mask
+
+    @property
+    def height(self) -> int:
+        return self._mask.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self._mask.shape[1]
+
+    @cached_property
+    def mine_count(self) -> int:
+        return int(self._mask.sum())
+
+    @cached_property
+    def mines(self) -> frozenset[Cell]:
+        """The set of mine cells."""
+        rows, cols = np.nonzero(self._mask)
+        return frozenset(zip(rows.tolist(), cols.tolist()))
+
+    def is_mine(self, cell: Cell) -> bool:
+        return bool(self._mask[cell])
+
+    @cached_property
+    def numbers(self) -> np.ndarray:
+        """Read-only int8 array: mines among each cell's eight neighbours (mine cells too)."""
+        counts = neighbour_counts(self._mask)
+        counts.setflags(write=False)
+        return counts
+
+    # -- metrics ------------------------------------------------------------------------------
+    @cached_property
+    def _zero_labels(self) -> tuple[np.ndarray, int]:
+        """Label 8-connected regions of safe zero cells: (labels, count), 0 = not a zero cell."""
+        zero = (~self._mask) & (self.numbers == 0)
+        height, width = self._mask.shape
+        # Plain lists: indexing a numpy array one cell at a time is several times slower.
+        zero_list = zero.tolist()
+        lab_list = [[0] * width for _ in range(height)]
+        count = 0
+        for r0, c0 in zip(*np.nonzero(zero)):
+            r0, c0 = int(r0), int(c0)
+            if lab_list[r0][c0]:
+                continue
+            count += 1
+            lab_list[r0][c0] = count
+            stack = [(r0, c0)]
+            while stack:
+                r, c = stack.pop()
+                for dr, dc in _OFFSETS:
+                    rr, cc = r + dr, c + dc
+                    if 0 <= rr < height and 0 <= cc < width and zero_list[rr][cc] \
+                            and not lab_list[rr][cc]:
+                        lab_list[rr][cc] = count
+                        stack.append((rr, cc))
+        labels = np.array(lab_list, dtype=np.int32)
+        return labels, count
+
+    def opening_regions(self) -> Iterator[frozenset[Cell]]:
+        """Yield each opening: an 8-connected region of zero cells with its numbered border.
+
+        This is exactly what one click on any of its zero cells reveals.
+        """
+        labels, count = self._zero_labels
+        height, width = self._mask.shape
+        for label in range(1, count + 1):
+            region = labels == label
+            grown = neighbour_counts(region, include_self=True) > 0
+            rows, cols = np.nonzero(grown & ~self._mask)
+            yield frozenset(zip(rows.tolist(), cols.tolist()))
+
+    @cached_property
+    def _border_of_openings(self) -> np.ndarray:
+        """Safe cells inside or next to an opening (True)."""
+        labels, _ = self._zero_labels
+        return (neighbour_counts(labels > 0, include_self=True) > 0) & ~self._mask
+
+    @property
+    def openings(self) -> int:
+        """Number of openings: 8-connected regions of zero cells."""
+        return self._zero_labels[1]
+
+    def island_regions(self) -> Iterator[frozenset[Cell]]:
+        """Yield each island: an 8-connected group of numbered safe cells touching no zero."""
+        lonely = (~self._mask) & ~self._border_of_openings
+        height, width = self._mask.shape
+        seen = np.zeros_like(lonely)
+        for r0, c0 in zip(*np.nonzero(lonely)):
+            r0, c0 = int(r0), int(c0)
+            if seen[r0, c0]:
+                continue
+            seen[r0, c0] = True
+            group = {(r0, c0)}
+            stack = [(r0, c0)]
+            while stack:
+                cell = stack.pop()
+                for nb in neighbours(cell, height, width):
+                    if lonely[nb] and not seen[nb]:
+                        seen[nb] = True
+                        group.add(nb)
+                        stack.append(nb)
+            yield frozenset(group)
+
+    @cached_property
+    def islands(self) -> int:
+        """Number of islands: groups of numbered safe cells that no opening reaches."""
+        return sum(1 for _ in self.island_regions())
+
+    @cached_property
+    def bbbv(self) -> int:
+        """3BV: openings plus numbered safe cells bordering no opening.
+
+        The fewest left clicks that clear the board without chording.
+        """
+        lonely = (~self._mask) & ~self._border_of_openings
+        return self.openings + int(lonely.sum())
+
+    # -- value semantics ----------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self._mask.shape == other._mask.shape and bool(np.array_equal(self._mask, other._mask))
+
+    def __hash__(self) -> int:
+        return hash((self._mask.shape, self._mask.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"Board.from_text({self.to_text()!r})"
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+
+        return svg.board(self)

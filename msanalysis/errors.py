@@ -1,0 +1,81 @@
+"""Exceptions shared by the whole toolkit.
+
+Every error a user can cause is a ``ValueError`` subclass whose message says which input was wrong
+and where, so the command line can print it on one line. ``AnalysisTooHard`` is the exception to
+that: the input is fine, but exact work on it would exceed the bound the caller set.
+"""
+
+from __future__ import annotations
+
+__all__ = ["ParseError", "InconsistentPosition", "AnalysisTooHard"]
+
+
+class ParseError(ValueError):
+    """Text or bytes that do not describe a board, position or number grid.
+
+    Parameters
+    ----------
+    message : str
+        What is wrong, without the location.
+    line, column : int, optional
+        1-based location of the problem in a text input.
+    source : str, optional
+        The file name, when the input came from a file.
+
+    Examples
+    --------
+    >>> str(ParseError("unknown character 'x'", line=2, column=5))
+    "line 2, column 5: unknown character 'x'"
+    """
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 source: str | None = None) -> None:
+        self.reason = message
+        self.line = line
+        self.column = column
+        self.source = source
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = []
+        if self.source:
+            where.append(self.source)
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column is not None:
+            where.append(f"column {self.column}")
+        return f"{', '.join(where)}: {self.reason}" if where else self.reason
+
+    def in_file(self, source: str) -> "ParseError":
+        """Return the same error, located in the file ``source``."""
+        return ParseError(self.reason, line=self.line, column=self.column, source=source)
+
+
+class InconsistentPosition(ValueError):
+    """No mine layout satisfies the position.
+
+    Parameters
+    ----------
+    message : str
+        Human-readable explanation.
+    clues : list of (row, col)
+        A small set of revealed cells whose numbers cannot all hold together.
+    uses_mine_count : bool
+        True when the total mine count is part of the contradiction.
+    """
+
+    def __init__(self, message: str, *, clues: list[tuple[int, int]] | None = None,
+                 uses_mine_count: bool = False) -> None:
+        self.clues = sorted(clues or [])
+        self.uses_mine_count = uses_mine_count
+        super().__init__(message)
+
+
+class AnalysisTooHard(RuntimeError):
+    """Exact work on a position exceeded the time or size bound that was set.
+
+    Parameters
+    ----------
+    message : str
+        Which bound was hit and how far the work got.
+    """

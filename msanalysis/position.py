@@ -1,0 +1,268 @@
+"""What a player sees: hidden cells, flags, revealed numbers, and the total mine count.
+
+A :class:`Position` is an immutable value with a canonical text form (see DESIGN.md):
+
+```
+# optional comments
+mines: 10          (optional header; the total number of mines)
+??1.
+?F2.
+```
+
+``?`` hidden, ``F`` flag, ``.`` or ``0`` a revealed zero, ``1``-``8`` a revealed number, ``*`` a
+mine shown (a lost game). Other file formats live in :mod:`msanalysis.formats`; the analysis of a
+position lives in :mod:`msanalysis.analysis`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from msanalysis.board import Cell
+from msanalysis.errors import ParseError
+
+__all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
+
+HIDDEN = -1
+"""Cell state of a covered cell."""
+FLAG = -2
+"""Cell state of a flagged (covered) cell."""
+MINE = -3
+"""Cell state of a mine shown after a lost game."""
+
+_CHAR_TO_STATE = {"?": HIDDEN, "F": FLAG, "*": MINE, ".": 0, **{str(n): n for n in range(9)}}
+_STATE_TO_CHAR = {HIDDEN: "?", FLAG: "F", MINE: "*", 0: ".", **{n: str(n) for n in range(1, 9)}}
+
+
+class Position:
+    """A Minesweeper position as the player sees it.
+
+    Parameters
+    ----------
+    states : array_like of int, shape (height, width)
+        Per cell: ``HIDDEN`` (-1), ``FLAG`` (-2), ``MINE`` (-3, a shown mine) or the revealed
+        number 0-8.
+    total_mines : int or None
+        The total number of mines on the board, flags included; None when unknown.
+
+    Examples
+    --------
+    >>> p = Position.from_text("mines: 2\\n?1.\\n?1.")
+    >>> p.width, p.height, p.total_mines
+    (3, 2, 2)
+    >>> sorted(p.hidden)
+    [(0, 0), (1, 0)]
+    >>> p.number((0, 1))
+    1
+    >>> Position.from_text(p.to_text()) == p
+    True
+    """
+
+    __slots__ = ("_states", "_total_mines", "__dict__")
+
+    def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
+        array = np.array(states, dtype=np.int8)
+        if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
+            raise ValueError(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
+        if array.min() < MINE or array.max() > 8:
+            raise ValueError("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
+        if total_mines is not None:
+            total_mines = int(total_mines)
+            if total_mines < 0:
+                raise ValueError(f"the mine count cannot be negative, got {total_mines}")
+            if total_mines > array.size:
+                raise ValueError(f"{total_mines} mines do not fit on {array.size} cells")
+        array.setflags(write=False)
+        self._states = array
+        self._total_mines = total_mines
+
+    # -- text -----------------------------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, *, total_mines: int | None = None) -> "Position":
+        """Parse the canonical text form.
+
+        Parameters
+        ----------
+        text : str
+        total_mines : int, optional
+            Overrides the ``mines:`` header.
+
+        Raises
+        ------
+        ParseError
+            Naming the line and column of ragged rows, unknown characters, numbers above 8, a bad
+            header, an empty input, or more flags and shown mines than the mine count.
+
+        Examples
+        --------
+        >>> Position.from_text("?F\\n12").flags
+        frozenset({(0, 1)})
+        """
+        header_mines = None
+        rows: list[list[int]] = []
+        width = None
+        lines = text.splitlines()
+        first_row_line = None
+        for number, raw in enumerate(lines, start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            if line.lower().startswith("mines"):
+                if rows:
+                    raise ParseError("the 'mines:' header must come before the rows", line=number)
+                _, _, value = line.partition(":")
+                try:
+                    header_mines = int(value.strip())
+                except ValueError:
+                    raise ParseError(f"bad header {line!r}: expected 'mines: N'", line=number) \
+                        from None
+                if header_mines < 0:
+                    raise ParseError("the mine count cannot be negative", line=number)
+                continue
+            row = []
+            for column, char in enumerate(line, start=1):
+                state = _CHAR_TO_STATE.get(char)
+                if state is None:
+                    if char == "9":
+                        reason = "a number above 8 cannot appear in a position"
+                    else:
+                        reason = (f"unknown character {char!r} (expected '?', 'F', '*', '.', "
+                                  "or a digit 0-8)")
+                    raise ParseError(reason, line=number, column=column)
+                row.append(state)
+            if width is None:
+                width = len(row)
+                first_row_line = number
+            elif len(row) != width:
+                raise ParseError(f"row has {len(row)} cells, but the row on line {first_row_line} "
+                                 f"has {width}", line=number, column=min(len(row), width) + 1)
+            rows.append(row)
+        if not rows:
+            raise ParseError("empty position: expected rows of '?', 'F', '.' and digits")
+        mines = header_mines if total_mines is None else total_mines
+        states = np.array(rows, dtype=np.int8)
+        if mines is not None:
+            if mines > states.size:
+                raise ParseError(f"{mines} mines do not fit on {states.size} cells")
+            marked = int(np.count_nonzero((states == FLAG) | (states == MINE)))
+            if marked > mines:
+                raise ParseError(f"{marked} flags and shown mines, more than the {mines} mines "
+                                 "on the board")
+        return cls(states, mines)
+
+    def to_text(self) -> str:
+        """The canonical text form, ``mines:`` header included when the count is known."""
+        body = "\n".join("".join(_STATE_TO_CHAR[s] for s in row) for row in self._states.tolist())
+        if self._total_mines is None:
+            return body
+        return f"mines: {self._total_mines}\n{body}"
+
+    @classmethod
+    def load(cls, path: str | Path, *, total_mines: int | None = None) -> "Position":
+        """Read a position file: canonical text, or a JSMinesweeper ``.mine`` file.
+
+        The format is chosen by the extension ``.mine`` or by a ``WxHxM`` first line.
+        """
+        from msanalysis.formats import read_position  # formats imports this module
+
+        return read_position(path, total_mines=total_mines)
+
+    def save(self, path: str | Path) -> None:
+        """Write the canonical text form to ``path``."""
+        Path(path).write_text(self.to_text() + "\n")
+
+    # -- facts ----------------------------------------------------------------------------------
+    @property
+    def states(self) -> np.ndarray:
+        """Read-only int8 array of cell states (see the module constants)."""
+        return self._states
+
+    @property
+    def height(self) -> int:
+        return self._states.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self._states.shape[1]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self._states.shape
+
+    @property
+    def total_mines(self) -> int | None:
+        return self._total_mines
+
+    def with_total_mines(self, total_mines: int | None) -> "Position":
+        """A copy of this position with another total mine count."""
+        return Position(self._states, total_mines)
+
+    def state(self, cell: Cell) -> int:
+        return int(self._states[cell])
+
+    def number(self, cell: Cell) -> int | None:
+        """The revealed number at ``cell``, or None when the cell shows no number."""
+        value = int(self._states[cell])
+        return value if value >= 0 else None
+
+    def _cells(self, mask: np.ndarray) -> frozenset[Cell]:
+        rows, cols = np.nonzero(mask)
+        return frozenset(zip(rows.tolist(), cols.tolist()))
+
+    @cached_property
+    def hidden(self) -> frozenset[Cell]:
+        """Covered cells without a flag."""
+        return self._cells(self._states == HIDDEN)
+
+    @cached_property
+    def flags(self) -> frozenset[Cell]:
+        return self._cells(self._states == FLAG)
+
+    @cached_property
+    def shown_mines(self) -> frozenset[Cell]:
+        return self._cells(self._states == MINE)
+
+    @cached_property
+    def revealed(self) -> frozenset[Cell]:
+        """Cells showing a number (zero included)."""
+        return self._cells(self._states >= 0)
+
+    @property
+    def is_lost(self) -> bool:
+        """True when a mine is shown: the game ended with a click on a mine."""
+        return bool((self._states == MINE).any())
+
+    def cells(self) -> Iterator[Cell]:
+        """Every cell, row-major."""
+        for row in range(self.height):
+            for col in range(self.width):
+                yield (row, col)
+
+    # -- value semantics ------------------------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self._total_mines == other._total_mines
+                and self._states.shape == other._states.shape
+                and bool(np.array_equal(self._states, other._states)))
+
+    def __hash__(self) -> int:
+        return hash((self._total_mines, self._states.shape, self._states.tobytes()))
+
+    def __repr__(self) -> str:
+        body = "\n".join("".join(_STATE_TO_CHAR[s] for s in row) for row in self._states.tolist())
+        if self._total_mines is None:
+            return f"Position.from_text({body!r})"
+        return f"Position.from_text({body!r}, total_mines={self._total_mines})"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+
+        return svg.board(self)
