@@ -154,6 +154,32 @@ class Board:
         """Rows of ``*`` and ``.``, no trailing newline; the inverse of :meth:`from_text`."""
         return "\n".join("".join("*" if m else "." for m in row) for row in self._mask.tolist())
 
+    @classmethod
+    def from_mbf(cls, data: bytes) -> "Board":
+        """Decode an MBF board (see :func:`msanalysis.formats.board_from_mbf`).
+
+        Examples
+        --------
+        >>> Board.from_mbf(bytes([2, 1, 0, 1, 1, 0])).to_text()
+        '.*'
+        """
+        from msanalysis.formats import board_from_mbf  # formats builds on this module
+
+        return board_from_mbf(data)
+
+    def to_mbf(self) -> bytes:
+        """Encode as MBF; the inverse of :meth:`from_mbf`."""
+        from msanalysis.formats import board_to_mbf
+
+        return board_to_mbf(self)
+
+    @classmethod
+    def load(cls, path) -> "Board":
+        """Read a layout text file or an MBF file (see :func:`msanalysis.formats.read_board`)."""
+        from msanalysis.formats import read_board
+
+        return read_board(path)
+
     # -- basic facts --------------------------------------------------------------------------
     @property
     def mask(self) -> np.ndarray:

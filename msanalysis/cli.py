@@ -8,6 +8,7 @@ answer), never a traceback. The library itself never prints; only this module do
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,7 +18,11 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
+from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.formats import read_any, read_board
+from msanalysis.rules import board_size, default_first_click
+from msanalysis.rules import generate as rules_generate
 
 app = typer.Typer(
     name="msanalysis",
@@ -76,7 +81,140 @@ def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
+# Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
+# close as the 16 terminal colours get.
+_CHAR_STYLE = {
+    "1": {"fg": "bright_blue"}, "2": {"fg": "green"}, "3": {"fg": "bright_red"},
+    "4": {"fg": "blue"}, "5": {"fg": "red"}, "6": {"fg": "cyan"}, "7": {"fg": "white"},
+    "8": {"fg": "bright_black"}, "*": {"fg": "bright_red", "bold": True},
+    "F": {"fg": "bright_magenta", "bold": True}, "?": {"fg": "bright_black"},
+    "S": {"fg": "bright_green", "bold": True}, "M": {"fg": "bright_red", "bold": True},
+}
+
+
+def render_grid(rows: list[str], *, colour: bool | None = None) -> str:
+    """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
+
+    Used by every command that shows a grid, so they all look alike.
+    """
+    if colour is None:
+        colour = stdout_is_terminal() and "NO_COLOR" not in os.environ
+    width = max(len(row) for row in rows)
+    row_label = len(str(len(rows) - 1))
+    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
+    ones = "".join(str(c % 10) for c in range(width))
+    header = [" " * (row_label + 1) + tens] if width > 10 else []
+    header.append(" " * (row_label + 1) + ones)
+    lines = list(header)
+    for number, row in enumerate(rows):
+        cells = "".join(typer.style(ch, **_CHAR_STYLE[ch]) if colour and ch in _CHAR_STYLE else ch
+                        for ch in row)
+        lines.append(f"{number:>{row_label}} {cells}")
+    return "\n".join(lines)
+
+
+def board_rows(board: Board) -> list[str]:
+    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
+    return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
+            for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
+
+
+def write_svg(obj: object, path: Path) -> None:
+    """Write ``svg.board(obj)`` to ``path`` (the picture module is imported only when asked)."""
+    from msanalysis import svg
+
+    path.write_text(svg.board(obj))
+    typer.echo(f"wrote {path}", err=True)
+
+
 # == foundation: show, generate, metrics ==========================================================
+
+def _board_metrics(board: Board) -> dict[str, int]:
+    return {"width": board.width, "height": board.height, "mines": board.mine_count,
+            "openings": board.openings, "islands": board.islands, "bbbv": board.bbbv}
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="A position (.txt, .mine) or a board (layout text, .mbf).")],
+    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the picture to this SVG file.")] = None,
+) -> None:
+    """Print a position or a board; for a board, its metrics too."""
+    with user_errors():
+        item = read_any(file)
+        if isinstance(item, Board):
+            typer.echo(render_grid(board_rows(item)))
+            metrics = _board_metrics(item)
+            typer.echo(f"{metrics['width']}x{metrics['height']}, {metrics['mines']} mines, "
+                       f"{metrics['openings']} openings, {metrics['islands']} islands, "
+                       f"3BV {metrics['bbbv']}")
+        else:
+            text = item.to_text().splitlines()
+            rows = text[1:] if item.total_mines is not None else text
+            typer.echo(render_grid(rows))
+            mines = "unknown" if item.total_mines is None else item.total_mines
+            typer.echo(f"{item.width}x{item.height}, mines: {mines}, {len(item.hidden)} hidden, "
+                       f"{len(item.flags)} flagged")
+        if svg is not None:
+            write_svg(item, svg)
+
+
+class OutputFormat(str, Enum):
+    text = "text"
+    mbf = "mbf"
+
+
+@app.command()
+def generate(
+    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert.")] = None,
+    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
+    mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
+    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Random seed; the same seed gives the same board.")] = None,
+    format: Annotated[OutputFormat, typer.Option("--format", help="Layout text or binary MBF.")] = OutputFormat.text,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+) -> None:
+    """Generate a seeded mine layout under a first-click rule."""
+    with user_errors():
+        size = board_size(difficulty or (None if width or height or mines else "beginner"),
+                          width=width, height=height, mines=mines)
+        click = parse_cell(first_click) if first_click else default_first_click(rules)
+        board = rules_generate(*size, rules=rules, first_click=click, seed=seed)
+        if format is OutputFormat.mbf:
+            data = board.to_mbf()
+            if output is None:
+                if stdout_is_terminal():
+                    fail("MBF is binary; write it to a file with -o FILE")
+                sys.stdout.buffer.write(data)
+                sys.stdout.flush()
+            else:
+                output.write_bytes(data)
+            return
+        comment = (f"# {size[0]}x{size[1]}, {size[2]} mines, rules {rules}, first click "
+                   f"{click[0]},{click[1]}, seed {seed}")
+        text = f"{comment}\n{board.to_text()}\n"
+        if output is None:
+            typer.echo(text, nl=False)
+        else:
+            output.write_text(text)
+
+
+@app.command()
+def metrics(
+    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Board metrics players use: openings, islands and 3BV."""
+    with user_errors():
+        values = _board_metrics(read_board(board_file))
+    if as_json:
+        print_json(values)
+    else:
+        for key, value in values.items():
+            typer.echo(f"{key:>9}: {value}")
+
 
 # == analysis: analyze ============================================================================
 
