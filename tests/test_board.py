@@ -1,0 +1,91 @@
+"""Board: numbers, metrics on hand-checked layouts, text round trips and parse errors."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from msanalysis.board import Board
+from msanalysis.errors import ParseError
+
+
+def slow_numbers(board: Board) -> list[list[int]]:
+    """Count neighbours one cell at a time: the obviously correct reference."""
+    h, w = board.height, board.width
+    return [[sum(board.is_mine((r + dr, c + dc)) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+                 if (dr or dc) and 0 <= r + dr < h and 0 <= c + dc < w)
+             for c in range(w)] for r in range(h)]
+
+
+masks = st.integers(1, 8).flatmap(lambda h: st.integers(1, 8).flatmap(
+    lambda w: st.lists(st.lists(st.booleans(), min_size=w, max_size=w), min_size=h, max_size=h)))
+
+
+@given(masks)
+def test_numbers_match_a_cell_by_cell_count(mask):
+    board = Board(mask)
+    assert board.numbers.tolist() == slow_numbers(board)
+
+
+@given(masks)
+def test_layout_text_round_trip(mask):
+    board = Board(mask)
+    assert Board.from_text(board.to_text()) == board
+    assert eval(repr(board), {"Board": Board}) == board
+
+
+@pytest.mark.parametrize("text, openings, islands, bbbv", [
+    # Two corner zeros; every number touches one of them.
+    ("*..\n...\n..*", 2, 0, 2),
+    # A mine in the middle: eight 1s in a ring, no zero, so one island and eight clicks.
+    ("...\n.*.\n...", 0, 1, 8),
+    # Row 1 2 ... : c0 is a lone 1, c2..c6 an opening around the zeros c3..c5, c8 a lone 1.
+    (".*.....*.", 1, 2, 3),
+    # No mines: one opening that is the whole board.
+    ("....\n....", 1, 0, 1),
+    # All mines: nothing to click.
+    ("**\n**", 0, 0, 0),
+])
+def test_metrics_on_hand_checked_boards(text, openings, islands, bbbv):
+    board = Board.from_text(text)
+    assert (board.openings, board.islands, board.bbbv) == (openings, islands, bbbv)
+
+
+def test_opening_regions_are_what_one_click_reveals():
+    board = Board.from_text(".*.....*.")
+    assert list(board.opening_regions()) == [frozenset((0, c) for c in range(2, 7))]
+    assert sorted(map(sorted, board.island_regions())) == [[(0, 0)], [(0, 8)]]
+
+
+def test_numbers_are_read_only_and_board_is_hashable():
+    board = Board.from_text("*.\n..")
+    with pytest.raises(ValueError):
+        board.numbers[0, 0] = 3
+    assert len({board, Board.from_text("*.\n..")}) == 1
+
+
+@pytest.mark.parametrize("text, line, column, fragment", [
+    ("", None, None, "empty layout"),
+    ("# only a comment\n", None, None, "empty layout"),
+    ("..*\n.*\n", 2, 3, "row has 2 cells"),
+    ("..*\n.x.\n", 2, 2, "unknown character 'x'"),
+])
+def test_layout_parse_errors_name_line_and_column(text, line, column, fragment):
+    with pytest.raises(ParseError) as caught:
+        Board.from_text(text)
+    assert (caught.value.line, caught.value.column) == (line, column)
+    assert fragment in str(caught.value)
+
+
+def test_from_cells_rejects_a_mine_off_the_board():
+    with pytest.raises(ValueError, match="outside"):
+        Board.from_cells(2, 2, [(2, 0)])
+
+
+def test_a_large_board_numbers_are_vectorised():
+    mask = np.random.default_rng(0).random((300, 400)) < 0.2
+    board = Board(mask)
+    padded = np.pad(mask, 1).astype(int)
+    expected = sum(padded[1 + dr:301 + dr, 1 + dc:401 + dc]
+                   for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    assert np.array_equal(board.numbers, expected)

@@ -1,0 +1,79 @@
+"""The foundation commands: show, generate, metrics, and their errors."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from msanalysis.board import Board
+from msanalysis.cli import app
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_generate_is_reproducible_and_loads_back(tmp_path):
+    out = tmp_path / "e.txt"
+    result = run("generate", "--difficulty", "expert", "--seed", "5", "-o", out)
+    assert result.exit_code == 0
+    board = Board.load(out)
+    assert (board.width, board.height, board.mine_count) == (30, 16, 99)
+    again = run("generate", "--difficulty", "expert", "--seed", "5")
+    assert Board.from_text(again.stdout) == board
+
+
+def test_generate_custom_size_rules_and_mbf(tmp_path):
+    out = tmp_path / "b.mbf"
+    result = run("generate", "--width", "20", "--height", "10", "--mines", "30",
+                 "--rules", "safe-opening", "--first-click", "4,5", "--seed", "1",
+                 "--format", "mbf", "-o", out)
+    assert result.exit_code == 0
+    board = Board.from_mbf(out.read_bytes())
+    assert board.mine_count == 30 and board.numbers[4, 5] == 0 and not board.is_mine((4, 5))
+
+
+def test_metrics_json_has_exactly_the_documented_keys(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text(".*.....*.\n")
+    result = run("metrics", path, "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"width": 9, "height": 1, "mines": 2, "openings": 1,
+                                         "islands": 2, "bbbv": 3}
+
+
+def test_show_a_position_and_a_board(tmp_path):
+    position = tmp_path / "p.txt"
+    position.write_text("mines: 1\n?1.\n11.\n")
+    result = run("show", position)
+    assert result.exit_code == 0 and "?1." in result.stdout and "mines: 1" in result.stdout
+    board = tmp_path / "b.mbf"
+    board.write_bytes(Board.from_text("*..\n...").to_mbf())
+    result = run("show", board)
+    assert result.exit_code == 0 and "*1." in result.stdout and "3BV 2" in result.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["show", "missing.txt"], "no such file: missing.txt"),
+    (["metrics", "ragged.txt"], "ragged.txt, line 2, column 3: row has 2 cells"),
+    (["generate", "--width", "3", "--height", "3", "--mines", "20"], "do not fit"),
+    (["generate", "--difficulty", "huge"], "unknown difficulty 'huge'"),
+    (["generate", "--rules", "safe-opening", "--width", "4", "--height", "4", "--mines", "13"],
+     "too full for safe-opening"),
+    (["generate", "--difficulty", "beginner", "--first-click", "9,0"], "off the 9x9 board"),
+])
+def test_bad_input_is_one_error_line_and_exit_2(tmp_path, monkeypatch, args, fragment):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ragged.txt").write_text("..*\n.*\n")
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {result.stderr.strip()[7:]}"
+    assert fragment in result.stderr and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1
+
+
+def test_bad_first_click_syntax_is_a_usage_error():
+    result = run("generate", "--first-click", "three")
+    assert result.exit_code == 2 and "expected ROW,COL" in result.output

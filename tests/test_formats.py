@@ -1,0 +1,78 @@
+"""MBF boards and JSMinesweeper .mine positions."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from msanalysis.board import Board
+from msanalysis.errors import ParseError
+from msanalysis.formats import read_any, read_board, read_position
+from msanalysis.position import Position
+from msanalysis.rules import generate
+
+
+@given(st.integers(1, 30), st.integers(1, 30), st.data())
+def test_mbf_round_trip(width, height, data):
+    mines = data.draw(st.integers(0, width * height))
+    board = generate(width, height, mines, rules="unsafe", seed=data.draw(st.integers(0, 99)))
+    encoded = board.to_mbf()
+    assert len(encoded) == 4 + 2 * mines
+    assert Board.from_mbf(encoded) == board
+
+
+def test_mbf_layout_is_x_then_y():
+    # Byte 0 width, byte 1 height, bytes 2-3 count big-endian, then (x, y) per mine.
+    board = Board.from_cells(2, 3, [(1, 2)])
+    assert board.to_mbf() == bytes([3, 2, 0, 1, 2, 1])
+
+
+@pytest.mark.parametrize("data, fragment", [
+    (b"", "header alone needs 4"),
+    (bytes([3, 2, 0]), "header alone needs 4"),
+    (bytes([3, 2, 0, 2, 0, 0]), "promises 2 mines"),
+    (bytes([3, 2, 0, 1, 0, 0, 9]), "bytes after"),
+    (bytes([3, 2, 0, 1, 3, 0]), "off the 3x2 board"),
+    (bytes([3, 2, 0, 2, 1, 1, 1, 1]), "listed twice"),
+    (bytes([0, 2, 0, 0]), "empty board"),
+    (bytes([1, 1, 0, 2, 0, 0, 0, 0]), "2 mines for 1 cells"),
+])
+def test_bad_mbf_is_rejected(data, fragment):
+    with pytest.raises(ParseError, match=fragment):
+        Board.from_mbf(data)
+
+
+def test_mine_format_loads_by_extension_and_by_header(tmp_path):
+    text = "4x2x2\nHH10\nF210\n"
+    expected = Position.from_text("mines: 2\n??1.\nF21.")
+    (tmp_path / "a.mine").write_text(text)
+    (tmp_path / "b.txt").write_text(text)
+    assert read_position(tmp_path / "a.mine") == expected
+    assert read_position(tmp_path / "b.txt") == expected
+
+
+@pytest.mark.parametrize("text, line, fragment", [
+    ("", 1, "empty .mine"),
+    ("4by2\nHHHH\n", 1, "expected WxHxM"),
+    ("3x2x1\nHHH\nHH\n", 3, "row has 2 cells"),
+    ("3x2x1\nHHH\nHXH\n", 3, "unknown character 'X'"),
+    ("3x1x1\nHHH\nHHH\n", 3, "more than the 1 rows"),
+    ("3x2x1\nHHH\n", None, "the file has 1"),
+    ("3x1x1\nFFH\n", None, "2 flags"),
+])
+def test_bad_mine_files(tmp_path, text, line, fragment):
+    path = tmp_path / "bad.mine"
+    path.write_text(text)
+    with pytest.raises(ParseError) as caught:
+        read_position(path)
+    assert caught.value.line == line and fragment in str(caught.value)
+    assert str(path) in str(caught.value)
+
+
+def test_read_any_tells_boards_from_positions(tmp_path):
+    board = Board.from_text("*..\n...")
+    (tmp_path / "b.mbf").write_bytes(board.to_mbf())
+    (tmp_path / "b.txt").write_text("# layout\n*..\n...\n")
+    (tmp_path / "p.txt").write_text("?1.\n?1.\n")
+    assert read_any(tmp_path / "b.mbf") == board == read_any(tmp_path / "b.txt")
+    assert read_board(tmp_path / "b.mbf") == board
+    assert isinstance(read_any(tmp_path / "p.txt"), Position)
