@@ -21,7 +21,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
+from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = ["board", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
@@ -42,6 +42,9 @@ _MINE_FILL = "#e57373"     # a forced mine
 _HIGHLIGHT = "#0050ff"     # cells the caller highlights, and the cell an explanation is about
 _CLUE = "#ff8c00"          # the clues an explanation uses
 _GUESS = "#8a2be2"         # the best guess of an analysis that requires a guess
+_FILLED = "#3a3a3a"        # a reconstructed mine: filled dark, as mosaic (Fill-a-Pix) puzzles do
+_ZERO = "#9a9a9a"          # mosaic clues 0 and 9 have no classic colour; a 0 stays discreet
+_NINE = "#000000"
 _FONT = "Tahoma, Verdana, 'DejaVu Sans', Arial, Helvetica, sans-serif"
 
 # Colour ramp for mine probabilities (ColorBrewer YlOrRd): pale where a mine is unlikely, dark
@@ -134,6 +137,9 @@ class _Scene:
     best_guess: Cell | None = None
     is_analysis: bool = False
     note: str | None = None            # one line under the picture (a reconstruction's count)
+    filled: np.ndarray | None = None   # reconstruction: mine cells, drawn dark under their number
+    show_zero: bool = False            # mosaic grids write their zeros
+    conflict: tuple[Cell, ...] = ()    # reconstruction: clues that cannot all hold
 
 
 def _board_states(layout: Board) -> np.ndarray:
@@ -160,18 +166,22 @@ def _probability_grid(probabilities, height: int, width: int) -> np.ndarray:
 
 
 def _scene(obj) -> _Scene:
-    """Read what to draw from a Board, Position, Analysis or Reconstruction."""
+    """Read what to draw from a Board, Position, Analysis, Reconstruction or NumberGrid."""
     if isinstance(obj, Board):
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
         return _Scene(obj.height, obj.width, np.array(obj.states), None)
+    # The other kinds live in modules that load solvers; recognise them by their attributes
+    # instead of importing those modules just to draw.
     kind = type(obj).__name__
-    if kind == "Analysis" or (hasattr(obj, "forced_safe") and hasattr(obj, "position")):
+    if hasattr(obj, "forced_safe") and hasattr(obj, "position"):
         return _analysis_scene(obj)
-    if kind == "Reconstruction" or hasattr(obj, "first"):
+    if hasattr(obj, "first") and hasattr(obj, "rule"):
         return _reconstruction_scene(obj)
-    raise TypeError(f"cannot draw a {kind}: expected a Board, Position, Analysis or "
-                    "Reconstruction")
+    if hasattr(obj, "clues") and hasattr(obj, "rule"):
+        return _grid_scene(np.array(obj.clues), obj.rule)
+    raise TypeError(f"cannot draw a {kind}: expected a Board, Position, Analysis, "
+                    "Reconstruction or NumberGrid")
 
 
 def _analysis_scene(analysis) -> _Scene:
@@ -188,28 +198,31 @@ def _analysis_scene(analysis) -> _Scene:
                   tuple(best) if best is not None else None, is_analysis=True)
 
 
+def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) -> _Scene:
+    """A number grid: every known clue flat with its number, unknown clues raised."""
+    states = np.where(clues < 0, HIDDEN, clues).astype(np.int8)
+    return _Scene(states.shape[0], states.shape[1], states, None, filled=filled,
+                  show_zero=rule == "mosaic")
+
+
 def _reconstruction_scene(reconstruction) -> _Scene:
     layout = reconstruction.first
-    count = getattr(reconstruction, "count", None)
-    exact = getattr(reconstruction, "exact", True)
+    height, width = reconstruction.height, reconstruction.width
     if layout is None:
-        note = "no layout fits these numbers"
-        grid = getattr(reconstruction, "grid", None)
-        numbers = getattr(grid, "numbers", grid)
-        if numbers is None:
-            raise ValueError("this reconstruction has no layout and no grid to draw")
-        states = np.array(numbers, dtype=np.int64)
-        # Unknown clues (negative) show as hidden; a mosaic clue of 9 cannot be a cell state.
-        states = np.where((states < 0) | (states > 8), HIDDEN, states).astype(np.int8)
-        return _Scene(states.shape[0], states.shape[1], states, None, note=note)
-    if count is None:
-        note = None
-    elif count == 1 and exact:
-        note = "the only layout that fits"
+        # No layout, and the reconstruction keeps no copy of the grid: draw the empty grid with
+        # the clues that cannot all hold outlined.
+        scene = _Scene(height, width, np.zeros((height, width), dtype=np.int8), None,
+                       note="no layout fits these numbers",
+                       conflict=tuple(sorted(_cell_of(c) for c in reconstruction.conflict or ())))
+        return scene
+    numbers = neighbour_counts(layout.mask, include_self=reconstruction.rule == "mosaic")
+    scene = _grid_scene(numbers, reconstruction.rule, filled=np.array(layout.mask))
+    count, exhaustive = reconstruction.count, getattr(reconstruction, "exhaustive", True)
+    if count == 1 and exhaustive:
+        scene.note = "the only layout that fits"
     else:
-        more = "" if exact else " or more"
-        note = f"one of {count}{more} layouts that fit"
-    return _Scene(layout.height, layout.width, _board_states(layout), None, note=note)
+        scene.note = f"one of {count}{'' if exhaustive else ' or more'} layouts that fit"
+    return scene
 
 
 def _cell_of(item) -> Cell:
@@ -293,7 +306,8 @@ def _draw_cells(canvas: _Canvas) -> None:
             state = states[row][col]
             cell = (row, col)
             if state >= 0 or state == MINE:
-                canvas.rect(row, col, _FACE)
+                filled = scene.filled is not None and scene.filled[row, col]
+                canvas.rect(row, col, _FILLED if filled else _FACE)
                 continue
             if cell in scene.forced_safe:
                 fill = _SAFE_FILL
@@ -330,9 +344,12 @@ def _draw_marks(canvas: _Canvas) -> None:
         for col in range(scene.width):
             state = states[row][col]
             cell = (row, col)
-            if state > 0:
-                canvas.text(row, col, str(state), fill=NUMBER_COLOURS[state], scale=0.72,
-                            bold=True)
+            if state > 0 or (state == 0 and scene.show_zero):
+                if scene.filled is not None and scene.filled[row, col]:
+                    ink = "#ffffff"
+                else:
+                    ink = NUMBER_COLOURS.get(state, _NINE if state == 9 else _ZERO)
+                canvas.text(row, col, str(state), fill=ink, scale=0.72, bold=True)
             elif state == MINE:
                 canvas.use("mine", row, col, inset=0.1)
             elif state == FLAG:
@@ -376,6 +393,10 @@ def _legend_items(scene: _Scene, explained, highlight: list[Cell]) -> list[tuple
         if scene.best_guess is not None:
             row, col = scene.best_guess
             items.append(("guess", f"best guess ({row}, {col})"))
+    if scene.filled is not None:
+        items.append(("filled", "mine"))
+    if scene.conflict:
+        items.append(("clue", "clues that cannot all hold"))
     if explained is not None:
         (row, col), verdict, clues, uses_count = explained
         items.append(("explained", f"({row}, {col}) is {verdict}"))
@@ -417,6 +438,9 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
                        f'height="{_num(box)}" fill="{_MINE_FILL}" stroke="#808080"/>')
             canvas.add(f'<use xlink:href="#msanalysis-mine" x="{_num(sx + 1)}" '
                        f'y="{_num(sy + 1)}" width="{_num(box - 2)}" height="{_num(box - 2)}"/>')
+        elif kind == "filled":
+            canvas.add(f'<rect x="{_num(sx)}" y="{_num(sy)}" width="{_num(box)}" '
+                       f'height="{_num(box)}" fill="{_FILLED}" stroke="#808080"/>')
         elif kind == "ramp":
             canvas.add(f'<rect x="{_num(sx)}" y="{_num(sy)}" width="{_num(swatch)}" '
                        f'height="{_num(box)}" fill="url(#msanalysis-ramp)" stroke="#808080"/>')
@@ -445,16 +469,18 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
 
 def board(obj, *, size: float | None = None, probabilities=None, highlight: Iterable = (),
           explanation=None, coordinates: bool = True, legend: bool | None = None) -> str:
-    """Draw a board, position, analysis or reconstruction as an SVG string.
+    """Draw a board, position, analysis, reconstruction or number grid as an SVG string.
 
     Parameters
     ----------
-    obj : Board, Position, Analysis or Reconstruction
+    obj : Board, Position, Analysis, Reconstruction or NumberGrid
         A :class:`~msanalysis.board.Board` is drawn fully uncovered (numbers and mines); a
         :class:`~msanalysis.position.Position` as the player sees it; an ``Analysis`` as its
         position plus forced cells (green with a tick: safe; red with a mine: a mine) and every
         other hidden cell shaded by its mine probability, with the percentage written in it; a
-        ``Reconstruction`` as its first layout (or its number grid when no layout fits).
+        ``Reconstruction`` as the numbers of its first layout under its rule, mines filled dark
+        (with no layout: the empty grid, the clues that cannot all hold outlined); a
+        ``NumberGrid`` as its clues, unknown clues raised like hidden cells.
     size : float, optional
         Side of one cell in pixels (default :data:`DEFAULT_CELL_SIZE`). The picture also has a
         ``viewBox``, so it scales cleanly when a page resizes it.
@@ -481,7 +507,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     Raises
     ------
     TypeError
-        For an object that is not one of the four kinds above.
+        For an object that is not one of the kinds above.
     ValueError
         For probabilities of the wrong shape, or a highlighted cell off the board.
 
@@ -521,6 +547,8 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
         canvas.outline(*scene.best_guess, _GUESS, line, dash=True)
     for row, col in marked:
         canvas.outline(row, col, _HIGHLIGHT, line)
+    for row, col in scene.conflict:
+        canvas.outline(row, col, _CLUE, line)
     if explained is not None:
         for row, col in explained[2]:
             canvas.outline(row, col, _CLUE, line)

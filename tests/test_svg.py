@@ -220,3 +220,54 @@ def test_the_core_does_not_import_the_pictures():
     code = ("import sys, msanalysis.board, msanalysis.position, msanalysis.game, "
             "msanalysis.formats; assert 'msanalysis.svg' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+SEED_003 = """001110022
+001110022
+001110011
+001221000
+012321000
+123321000
+122211011
+222111011
+111111011"""
+
+
+def test_number_grid_shows_clues_and_raises_unknown_ones():
+    from msanalysis.reconstruct import NumberGrid
+
+    grid = NumberGrid.from_text("1?1\n1?1", rule="classic")
+    root = parse(svg.board(grid, size=SIZE, coordinates=False))
+    assert symbols(root, "raised") == [(0, 1), (1, 1)]
+    assert sorted(grid_texts(root, 2, 3)) == [(0, 0), (0, 2), (1, 0), (1, 2)]
+    mosaic = NumberGrid.from_text("0?\n11", rule="mosaic")
+    texts = grid_texts(parse(svg.board(mosaic, size=SIZE, coordinates=False)), 2, 2)
+    assert texts[(0, 0)][0] == "0"  # mosaic grids write their zeros
+
+
+def test_reconstruction_fills_the_mines_of_its_layout_under_its_rule():
+    from msanalysis.reconstruct import reconstruct
+
+    result = reconstruct(SEED_003, rule="mosaic")
+    layout = result.first
+    picture = svg.board(result, size=SIZE, coordinates=False)
+    root = parse(picture)
+    dark = sorted(cell_at(float(r.get("x")) + 1, float(r.get("y")) + 1)
+                  for r in root.iter("{http://www.w3.org/2000/svg}rect")
+                  if r.get("fill") == "#3a3a3a" and float(r.get("y")) < 9 * SIZE)
+    assert dark == sorted(layout.mines)
+    texts = grid_texts(root, 9, 9)
+    assert {cell: int(text) for cell, (text, _) in texts.items()} == {
+        (r, c): int(ch) for r, line in enumerate(SEED_003.splitlines())
+        for c, ch in enumerate(line)}
+    assert all(texts[cell][1] == "#ffffff" for cell in layout.mines)
+    assert "the only layout that fits" in picture
+
+
+def test_reconstruction_without_layout_outlines_the_conflict():
+    from msanalysis.reconstruct import reconstruct
+
+    result = reconstruct("00\n01")
+    picture = svg.board(result, size=SIZE, coordinates=False)
+    assert outlines(parse(picture), "#ff8c00") == sorted(result.conflict)
+    assert "no layout fits" in picture
