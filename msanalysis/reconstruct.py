@@ -1,0 +1,828 @@
+"""Mine layouts from number grids: the fully uncovered case, and puzzles with unknown clues.
+
+A :class:`NumberGrid` holds the clues (a number per cell, or ``?``); :func:`reconstruct` finds the
+layouts that produce them and returns a :class:`Reconstruction`: how many there are, whether the
+answer is unique, the layouts themselves, or a small set of clues that cannot all hold. Local
+deductions are settled first with vectorised numpy rules; what is left is split into independent
+components, each solved by python-sat (Minicard) or OR-Tools CP-SAT. Two rules are supported:
+``classic`` (a number counts the 8 neighbours) and ``mosaic`` (the 3x3 block including the cell).
+Pictures are left to :mod:`msanalysis.svg`, the command line to :mod:`msanalysis.cli`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.errors import AnalysisTooHard, ParseError
+
+__all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
+
+RULES = ("classic", "mosaic")
+"""Rule names: what a number counts (the 8 neighbours, or the 3x3 block including the cell)."""
+ENGINES = ("sat", "cpsat")
+"""Engine names: python-sat's Minicard, or OR-Tools CP-SAT."""
+
+UNKNOWN = -1
+"""Clue value of a ``?`` cell in :attr:`NumberGrid.clues`."""
+
+# Cells are handled as flat indices into a copy of the grid padded by _PAD cells on every side,
+# so that "the cell d rows and e columns away" is one constant offset, with no bounds checks:
+# the pair rule looks up to 3 cells away (a clue 2 away, and that clue's neighbour).
+_PAD = 3
+_FRAME = 7  # the pair rule stores a clue's unknown cells as bits of the 7x7 frame around it
+_BIG = np.iinfo(np.int64).max
+
+
+def _check_rule(rule: str) -> None:
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
+
+
+def _kernel(rule: str) -> list[tuple[int, int]]:
+    """The cells a clue counts, as (row, col) offsets from the clue."""
+    return [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+            if rule == "mosaic" or (dr, dc) != (0, 0)]
+
+
+def _capacity(height: int, width: int, rule: str) -> np.ndarray:
+    """Largest number each cell can show: how many cells its clue counts (3 in a classic corner)."""
+    return neighbour_counts(np.ones((height, width), dtype=bool), include_self=rule == "mosaic")
+
+
+def _counts(mask: np.ndarray, rule: str) -> np.ndarray:
+    """What every clue would read for the mine layout ``mask``."""
+    return neighbour_counts(mask, include_self=rule == "mosaic")
+
+
+class NumberGrid:
+    """A grid of clues for reconstruction: a number per cell, or unknown (``?``).
+
+    Parameters
+    ----------
+    clues : array_like of int or None, shape (height, width)
+        The number each cell shows; ``None`` or ``-1`` where it is unknown.
+    rule : {"classic", "mosaic"}
+        What a number counts: the mines among the 8 neighbours (mine cells carry numbers too),
+        or the mines in the 3x3 block including the cell itself.
+
+    Raises
+    ------
+    ValueError
+        On an unknown rule, an empty grid, or a number the rule cannot produce at its cell (a
+        classic corner counts only 3 cells); the message names the cell.
+
+    Examples
+    --------
+    >>> grid = NumberGrid.from_text("# two mines\\n121\\n?2?", rule="classic")
+    >>> grid.width, grid.height, grid.rule
+    (3, 2, 'classic')
+    >>> grid[0, 1], grid[1, 0]
+    (2, None)
+    >>> print(grid.to_text())
+    121
+    ?2?
+    >>> NumberGrid.from_board(Board.from_text("*..\\n..."), rule="mosaic").to_text()
+    '110\\n110'
+    """
+
+    __slots__ = ("_clues", "_rule", "__dict__")
+
+    def __init__(self, clues: np.ndarray | Iterable[Iterable[int | None]], *,
+                 rule: str = "classic") -> None:
+        _check_rule(rule)
+        if isinstance(clues, np.ndarray):
+            array = np.array(clues, dtype=np.int16)
+        else:
+            array = np.array([[UNKNOWN if v is None else v for v in row] for row in clues],
+                             dtype=np.int16)
+        if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
+            raise ValueError(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
+        bad = (array < UNKNOWN) | (array > _capacity(*array.shape, rule))
+        if bad.any():
+            row, col = (int(i) for i in np.argwhere(bad)[0])
+            raise ValueError(f"cell ({row}, {col}): {_impossible(int(array[row, col]), row, col, array.shape, rule)}")
+        array = array.astype(np.int8)
+        array.setflags(write=False)
+        self._clues = array
+        self._rule = rule
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def from_text(cls, text: str, *, rule: str = "classic") -> "NumberGrid":
+        """Parse rows of digits, ``?`` for an unknown clue; ``#`` lines are comments.
+
+        Raises
+        ------
+        ParseError
+            On an empty grid, ragged rows, another character, or a number the rule cannot produce
+            at its cell; the message names the line and column.
+
+        Examples
+        --------
+        >>> NumberGrid.from_text("9", rule="classic")
+        Traceback (most recent call last):
+        ...
+        msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule: this cell's number counts 0 cells
+        """
+        _check_rule(rule)
+        rows: list[list[int]] = []
+        where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if not line or line.startswith("#"):
+                continue
+            first = len(raw) - len(raw.lstrip()) + 1
+            row = []
+            for offset, char in enumerate(line):
+                if char == "?":
+                    row.append(UNKNOWN)
+                elif "0" <= char <= "9":
+                    row.append(int(char))
+                else:
+                    raise ParseError(f"unknown character {char!r} in a number grid "
+                                     "(expected a digit or '?')", line=number, column=first + offset)
+            if rows and len(row) != len(rows[0]):
+                raise ParseError(f"row has {len(row)} cells, the first row has {len(rows[0])}",
+                                 line=number, column=first + min(len(row), len(rows[0])))
+            rows.append(row)
+            where.append((number, first))
+        if not rows:
+            raise ParseError("empty number grid: expected rows of digits and '?'")
+        array = np.array(rows, dtype=np.int16)
+        bad = array > _capacity(*array.shape, rule)
+        if bad.any():
+            row, col = (int(i) for i in np.argwhere(bad)[0])
+            line, first = where[row]
+            raise ParseError(_impossible(int(array[row, col]), row, col, array.shape, rule),
+                             line=line, column=first + col)
+        return cls(array, rule=rule)
+
+    @classmethod
+    def from_board(cls, board: Board, *, rule: str = "classic") -> "NumberGrid":
+        """The grid a layout shows when every cell is uncovered (mine cells included)."""
+        _check_rule(rule)
+        return cls(_counts(board.mask, rule), rule=rule)
+
+    @classmethod
+    def load(cls, path: str | Path, *, rule: str = "classic") -> "NumberGrid":
+        """Read a number grid file; parse errors name the file, line and column."""
+        text = Path(path).read_text(encoding="utf-8")
+        try:
+            return cls.from_text(text, rule=rule)
+        except ParseError as error:
+            raise error.in_file(str(path)) from None
+
+    def to_text(self) -> str:
+        """Rows of digits and ``?``, no trailing newline; the inverse of :meth:`from_text`."""
+        return "\n".join("".join("?" if v == UNKNOWN else str(v) for v in row)
+                         for row in self._clues.tolist())
+
+    def with_unknown(self, cells: Iterable[Cell]) -> "NumberGrid":
+        """A copy with the clues of ``cells`` made unknown (``?``).
+
+        Examples
+        --------
+        >>> NumberGrid.from_text("11\\n11").with_unknown([(0, 0)]).to_text()
+        '?1\\n11'
+        """
+        array = self._clues.copy()
+        for cell in cells:
+            array[cell] = UNKNOWN
+        return NumberGrid(array, rule=self._rule)
+
+    # -- basic facts --------------------------------------------------------------------------
+    @property
+    def clues(self) -> np.ndarray:
+        """Read-only int8 array of the numbers, ``-1`` where a clue is unknown."""
+        return self._clues
+
+    @property
+    def rule(self) -> str:
+        return self._rule
+
+    @property
+    def height(self) -> int:
+        return self._clues.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self._clues.shape[1]
+
+    def __getitem__(self, cell: Cell) -> int | None:
+        value = int(self._clues[cell])
+        return None if value == UNKNOWN else value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NumberGrid):
+            return NotImplemented
+        return self._rule == other._rule and self._clues.shape == other._clues.shape \
+            and bool(np.array_equal(self._clues, other._clues))
+
+    def __hash__(self) -> int:
+        return hash((self._rule, self._clues.shape, self._clues.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"NumberGrid.from_text({self.to_text()!r}, rule={self._rule!r})"
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+        return svg.board(self)
+
+
+def _impossible(value: int, row: int, col: int, shape: tuple[int, int], rule: str) -> str:
+    if value < UNKNOWN:
+        return f"{value} is not a number a cell can show"
+    limit = int(_capacity(*shape, rule)[row, col])
+    return (f"{value} is impossible under the {rule} rule: this cell's number counts "
+            f"{limit} cell{'s' if limit != 1 else ''}")
+
+
+class Reconstruction:
+    """The layouts that produce a number grid, as found by :func:`reconstruct`.
+
+    Attributes
+    ----------
+    grid : NumberGrid
+        The clues that were solved.
+    rule, engine : str
+        What the numbers count, and which solver settled what local reasoning left open.
+    width, height : int
+    count : int
+        The number of layouts: exact when :attr:`exhaustive`, else a lower bound (the search
+        stopped at ``limit`` or at the time limit).
+    exhaustive : bool
+        True when every layout was accounted for.
+    conflict : list of (row, col) or None
+        When no layout exists: a small set of clue cells that cannot all hold together (removing
+        any one of them makes the rest satisfiable). None otherwise.
+
+    Examples
+    --------
+    >>> result = reconstruct("1?", limit=None)
+    >>> result.count, result.exhaustive, result.unique
+    (2, True, False)
+    >>> [board.to_text() for board in result.layouts]
+    ['.*', '**']
+    """
+
+    def __init__(self, *, grid: NumberGrid, engine: str, count: int,
+                 exhaustive: bool, conflict: list[Cell] | None, base: np.ndarray | None = None,
+                 parts: list[tuple[np.ndarray, list[np.ndarray]]] | None = None,
+                 free: np.ndarray | None = None, limit: int | None = None) -> None:
+        self.grid = grid
+        self.rule = grid.rule
+        self.engine = engine
+        self.height, self.width = grid.height, grid.width
+        self.count = count
+        self.exhaustive = exhaustive
+        self.conflict = conflict
+        # base: padded flat mask of the mines local reasoning settled; parts: per component, its
+        # cells (padded flat indices) and the solutions found; free: cells no clue constrains.
+        self._base = base
+        self._parts = parts or []
+        self._free = free if free is not None else np.zeros(0, dtype=np.int64)
+        self._limit = limit
+
+    @property
+    def unique(self) -> bool | None:
+        """True if exactly one layout exists, False if none or several, None if not yet known."""
+        if self.count >= 2:
+            return False
+        if self.exhaustive:
+            return self.count == 1
+        return None
+
+    @property
+    def layouts(self) -> Iterator[Board]:
+        """The layouts found (at most ``limit`` of them), as :class:`Board` objects, lazily.
+
+        Components are independent, so every combination of their solutions is a layout.
+        """
+        if self.count == 0 or self._base is None:
+            return iter(())
+        choices = [solutions for _, solutions in self._parts]
+        choices += [(np.zeros(1, dtype=bool), np.ones(1, dtype=bool))] * len(self._free)
+        cells = [cells for cells, _ in self._parts] + [self._free[i:i + 1] for i in range(len(self._free))]
+        combos = itertools.product(*choices)
+        return (self._board(cells, combo) for combo in itertools.islice(combos, self._limit))
+
+    def _board(self, cells: list[np.ndarray], combo: tuple[np.ndarray, ...]) -> Board:
+        flat = self._base.copy()
+        for where, values in zip(cells, combo):
+            flat[where] = values
+        padded = flat.reshape(self.height + 2 * _PAD, self.width + 2 * _PAD)
+        return Board(padded[_PAD:-_PAD, _PAD:-_PAD])
+
+    @cached_property
+    def first(self) -> Board | None:
+        """One layout, or None when none was found."""
+        return next(self.layouts, None)
+
+    def __repr__(self) -> str:
+        how = "exactly" if self.exhaustive else "at least"
+        return (f"<Reconstruction {self.rule} {self.width}x{self.height}: {how} {self.count} "
+                f"layout{'s' if self.count != 1 else ''}, unique={self.unique}>")
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+        return svg.board(self)  # the first layout, mines filled; or the conflict outlined
+
+
+def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str = "sat",
+                limit: int | None = 2, time_limit: float | None = None,
+                propagate: bool = True) -> Reconstruction:
+    """Find the mine layouts that produce a grid of numbers.
+
+    Parameters
+    ----------
+    grid : NumberGrid or str
+        The clues; text is parsed with :meth:`NumberGrid.from_text`.
+    rule : {"classic", "mosaic"}, optional
+        What a number counts. Defaults to the grid's own rule (``"classic"`` for text); a
+        different rule re-checks the numbers against it.
+    engine : {"sat", "cpsat"}
+        python-sat's Minicard (native cardinality constraints, blocking clauses to enumerate) or
+        OR-Tools CP-SAT (a solution callback, one worker). Both give the same answers; "sat" is
+        the default because it was faster on ``benchmarks/reconstruct.py``.
+    limit : int or None
+        Stop once this many layouts are known to exist (2 settles uniqueness); None counts them
+        all exactly.
+    time_limit : float or None
+        Seconds of search allowed; when it runs out the answer is marked not exhaustive.
+    propagate : bool
+        Settle what local reasoning settles before calling the engine (much faster on large
+        grids; False hands everything to the engine, for comparison).
+
+    Returns
+    -------
+    Reconstruction
+
+    Raises
+    ------
+    ParseError
+        When ``grid`` is text that is not a number grid.
+    ValueError
+        On an unknown rule or engine, a ``limit`` below 1, or numbers the rule cannot produce.
+    AnalysisTooHard
+        When the time limit runs out before it is known whether any layout exists.
+
+    Examples
+    --------
+    >>> result = reconstruct("0000\\n1110\\n1010")
+    >>> result.count, result.unique
+    (1, True)
+    >>> result.first.mines
+    frozenset({(2, 1)})
+    >>> mosaic = reconstruct("11\\n11", rule="mosaic", limit=None)
+    >>> mosaic.count, mosaic.unique
+    (4, False)
+    >>> reconstruct("00\\n01").conflict
+    [(0, 0), (0, 1), (1, 1)]
+
+    Notes
+    -----
+    Local rules (a satisfied clue frees its other cells, a clue needing all its unknown cells
+    fills them, and the pair rule between overlapping clues) run as numpy array operations, a
+    few dozen passes of O(cells) each; on full grids of random boards they usually settle every
+    cell. The rest splits into independent components (counts multiply); each is solved by the
+    engine, exponential in the worst case, and enumerated with ``limit`` blocking solves.
+    """
+    grid = _as_grid(grid, rule)
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
+    if limit is not None and (not isinstance(limit, int) or limit < 1):
+        raise ValueError(f"limit must be a positive integer or None, got {limit!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
+    common = {"grid": grid, "engine": engine}
+    if isinstance(found, _Unsatisfiable):
+        conflict = _conflict(grid.clues, grid.rule, found.center, deadline)
+        return Reconstruction(count=0, exhaustive=True, conflict=conflict, **common)
+    if found.timed_out_undecided:
+        raise AnalysisTooHard(f"the time limit of {time_limit} s ran out before a layout was "
+                              f"found on this {grid.width}x{grid.height} grid")
+    return Reconstruction(count=found.count, exhaustive=found.exhaustive, conflict=None,
+                          base=found.base, parts=found.parts, free=found.free, limit=limit,
+                          **common)
+
+
+def _as_grid(grid: NumberGrid | str, rule: str | None) -> NumberGrid:
+    if isinstance(grid, str):
+        return NumberGrid.from_text(grid, rule=rule or "classic")
+    if isinstance(grid, NumberGrid):
+        if rule is None or rule == grid.rule:
+            return grid
+        return NumberGrid(grid.clues, rule=rule)
+    return NumberGrid(grid, rule=rule or "classic")
+
+
+# -- the search ---------------------------------------------------------------------------------
+
+class _Unsatisfiable:
+    """No layout: ``center`` is a cell near the contradiction, where the conflict search starts."""
+
+    def __init__(self, center: Cell) -> None:
+        self.center = center
+
+
+class _Found:
+    """What the search found: see :class:`Reconstruction` for the fields."""
+
+    def __init__(self, count: int, exhaustive: bool, base: np.ndarray | None,
+                 parts: list[tuple[np.ndarray, list[np.ndarray]]], free: np.ndarray,
+                 timed_out_undecided: bool = False) -> None:
+        self.count = count
+        self.exhaustive = exhaustive
+        self.base = base
+        self.parts = parts
+        self.free = free
+        self.timed_out_undecided = timed_out_undecided
+
+
+class _Padded:
+    """A grid of clues padded by ``_PAD`` cells, with flat offsets of each clue's cells."""
+
+    def __init__(self, clues: np.ndarray, rule: str) -> None:
+        height, width = clues.shape
+        self.shape = (height, width)
+        self.stride = width + 2 * _PAD
+        self.clues = np.full((height + 2 * _PAD, self.stride), UNKNOWN, dtype=np.int16)
+        self.clues[_PAD:-_PAD, _PAD:-_PAD] = clues
+        self.kernel = _kernel(rule)
+        self.offsets = np.array([dr * self.stride + dc for dr, dc in self.kernel], dtype=np.int64)
+
+    def pad(self, state: np.ndarray) -> np.ndarray:
+        """Flat padded copy of an unpadded state; outside cells read as known safe (0)."""
+        padded = np.zeros((self.shape[0] + 2 * _PAD, self.stride), dtype=np.int8)
+        padded[_PAD:-_PAD, _PAD:-_PAD] = state
+        return padded.ravel()
+
+    def cell(self, flat: int) -> Cell:
+        return (flat // self.stride - _PAD, flat % self.stride - _PAD)
+
+
+def _search(clues: np.ndarray, rule: str, engine: str, limit: int | None, deadline: float | None,
+            propagate: bool) -> _Found | _Unsatisfiable:
+    """Settle local deductions, split into components, and solve each with ``engine``."""
+    grid = _Padded(clues, rule)
+    state = np.full(clues.shape, UNKNOWN, dtype=np.int8)
+    if propagate:
+        settled = _settle(clues, rule, grid)
+        if isinstance(settled, _Unsatisfiable):
+            return settled
+        state = settled
+    else:
+        state = state.copy()
+    flat = grid.pad(state)
+    components, free = _components(flat, grid)
+    solve = _solve_sat if engine == "sat" else _solve_cpsat
+    count = 2 ** len(free)  # nothing constrains a free cell: both values work
+    exhaustive = True
+    parts = []
+    for cells, constraints, first_clue in components:
+        need = None if limit is None else max(1, -(-limit // count))  # integer ceil
+        solutions, exhausted = solve(len(cells), constraints, need, deadline)
+        if not solutions:
+            if exhausted:
+                return _Unsatisfiable(grid.cell(first_clue))
+            return _Found(0, False, None, [], free, timed_out_undecided=True)
+        exhaustive = exhaustive and exhausted
+        count *= len(solutions)
+        parts.append((cells, solutions))
+    return _Found(count, exhaustive, flat == 1, parts, free)
+
+
+def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsatisfiable:
+    """Apply the local rules until nothing changes: int8 state, -1 unknown, 0 safe, 1 mine.
+
+    Two single-clue rules run on the whole grid at once: a clue whose mines are all known frees
+    its other cells; a clue that needs every unknown cell it counts fills them. When they stall,
+    the pair rule (:func:`_pair_rule`) looks at overlapping clues. Every step is a forced
+    deduction, so no layout is lost; a contradiction means there is no layout at all.
+    """
+    state = np.full(clues.shape, UNKNOWN, dtype=np.int8)
+    known = clues != UNKNOWN
+    clues16 = clues.astype(np.int16)
+    while True:
+        unknown = state == UNKNOWN
+        need = clues16 - _counts(state == 1, rule)
+        open_ = _counts(unknown, rule).astype(np.int16)
+        broken = known & ((need < 0) | (need > open_))
+        if broken.any():
+            return _Unsatisfiable(tuple(int(i) for i in np.argwhere(broken)[0]))
+        active = known & (open_ > 0)
+        frees = active & (need == 0)
+        fills = active & (need == open_)
+        if frees.any() or fills.any():
+            # A cell is touched by a firing clue exactly when it lies in that clue's block: the
+            # neighbourhood is symmetric, so counting the firing clues around each cell finds it.
+            safe = unknown & (_counts(frees, rule) > 0)
+            mine = unknown & (_counts(fills, rule) > 0)
+            both = safe & mine
+            if both.any():
+                return _Unsatisfiable(tuple(int(i) for i in np.argwhere(both)[0]))
+            state[safe] = 0
+            state[mine] = 1
+            continue
+        if not active.any():
+            return state
+        flat = grid.pad(state)
+        marked = _pair_rule(flat, grid)
+        if isinstance(marked, _Unsatisfiable):
+            return marked
+        if marked is None:
+            return state
+        state = flat.reshape(grid.clues.shape)[_PAD:-_PAD, _PAD:-_PAD].copy()
+
+
+def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
+    """One pass of the pair rule over every two overlapping active clues, in place on ``flat``.
+
+    For clues A and B with ``need`` mines still to place among their unknown cells: if
+    ``need(B) - need(A)`` equals the number of B's unknown cells outside A, those cells are all
+    mines and A's unknown cells outside B are all safe (A's mines must then all lie in the
+    overlap). With A inside B this is the classic subset rule. Each clue's unknown cells are a
+    bitmask over the 7x7 frame around it, so all pairs at one offset are tested at once.
+
+    Returns True when cells were settled, None when nothing changed, or _Unsatisfiable.
+    """
+    clue_flat = grid.clues.ravel()
+    cells = np.flatnonzero(clue_flat != UNKNOWN)
+    around = cells[:, None] + grid.offsets[None, :]
+    unknown = flat[around] == UNKNOWN
+    has_unknown = unknown.any(axis=1)
+    cells, around, unknown = cells[has_unknown], around[has_unknown], unknown[has_unknown]
+    need = clue_flat[cells].astype(np.int64) - (flat[around] == 1).sum(axis=1)
+    frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel], dtype=np.int64)
+    masks = (unknown.astype(np.int64) << frame_bits[None, :]).sum(axis=1)
+    mask_at = np.zeros(flat.size, dtype=np.int64)
+    need_at = np.zeros(flat.size, dtype=np.int64)
+    mask_at[cells] = masks
+    need_at[cells] = need
+    mines, safes = [], []
+    for dr in range(-2, 3):
+        for dc in range(-2, 3):
+            if dr == 0 and dc == 0:
+                continue
+            other = cells + dr * grid.stride + dc
+            other_mask = mask_at[other]
+            shift = dr * _FRAME + dc
+            moved = other_mask << shift if shift > 0 else other_mask >> -shift
+            only_other = moved & ~masks
+            only_self = masks & ~moved
+            fire = (other_mask != 0) & ((only_other | only_self) != 0) & \
+                (need_at[other] - need == np.bitwise_count(only_other))
+            if not fire.any():
+                continue
+            base, only_other, only_self = cells[fire], only_other[fire], only_self[fire]
+            for dr2, dc2 in grid.kernel:
+                # B's cell (dr2, dc2) sits at (dr + dr2, dc + dc2) in A's frame.
+                bit = (dr + dr2 + _PAD) * _FRAME + dc + dc2 + _PAD
+                hit = (only_other >> bit) & 1 == 1
+                mines.append(base[hit] + (dr + dr2) * grid.stride + dc + dc2)
+                bit = (dr2 + _PAD) * _FRAME + dc2 + _PAD
+                hit = (only_self >> bit) & 1 == 1
+                safes.append(base[hit] + dr2 * grid.stride + dc2)
+    if not mines:
+        return None
+    mine_cells = np.unique(np.concatenate(mines))
+    safe_cells = np.unique(np.concatenate(safes))
+    clash = np.intersect1d(mine_cells, safe_cells)
+    if clash.size:
+        return _Unsatisfiable(grid.cell(int(clash[0])))
+    if not mine_cells.size and not safe_cells.size:
+        return None
+    flat[mine_cells] = 1
+    flat[safe_cells] = 0
+    return True
+
+
+def _components(flat: np.ndarray, grid: _Padded):
+    """Split the unknown cells into groups linked by shared clues.
+
+    Returns (components, free): each component is (cells, constraints, a clue cell), with cells
+    as sorted padded flat indices and constraints as (local indices, mines needed) per clue;
+    ``free`` holds the unknown cells that no clue counts.
+
+    Labels spread by min-label propagation with pointer jumping, all in numpy, so a million
+    cells stay out of Python loops; only the (small) leftover goes through per-clue Python.
+    """
+    clue_flat = grid.clues.ravel()
+    unknown_cells = np.flatnonzero(flat == UNKNOWN)
+    clues = np.flatnonzero(clue_flat != UNKNOWN)
+    around = clues[:, None] + grid.offsets[None, :]
+    unknown = flat[around] == UNKNOWN
+    keep = unknown.any(axis=1)
+    clues, around, unknown = clues[keep], around[keep], unknown[keep]
+    need = clue_flat[clues].astype(np.int64) - (flat[around] == 1).sum(axis=1)
+    covered = np.unique(around[unknown])
+    free = np.setdiff1d(unknown_cells, covered)
+    if not clues.size:
+        return [], free
+    label = np.full(flat.size, _BIG, dtype=np.int64)
+    label[covered] = covered
+    members = around[unknown]
+    per_clue = unknown.sum(axis=1)
+    while True:
+        lowest = np.where(unknown, label[around], _BIG).min(axis=1)
+        before = label[covered].copy()
+        np.minimum.at(label, members, np.repeat(lowest, per_clue))
+        while True:  # pointer jumping: follow labels to their roots
+            jumped = label[label[covered]]
+            if np.array_equal(jumped, label[covered]):
+                break
+            label[covered] = jumped
+        if np.array_equal(before, label[covered]):
+            break
+    clue_label = label[around[np.arange(len(clues)), unknown.argmax(axis=1)]]
+    cell_order = np.lexsort((covered, label[covered]))
+    cells_sorted = covered[cell_order]
+    cell_labels = label[cells_sorted]
+    starts = np.flatnonzero(np.r_[True, cell_labels[1:] != cell_labels[:-1]])
+    bounds = np.r_[starts, len(cells_sorted)]
+    local = np.full(flat.size, -1, dtype=np.int64)
+    group = np.repeat(np.arange(len(starts)), np.diff(bounds))
+    local[cells_sorted] = np.arange(len(cells_sorted)) - starts[group]
+    clue_order = np.argsort(clue_label, kind="stable")
+    clue_group = np.searchsorted(cell_labels[starts], clue_label[clue_order])
+    clue_bounds = np.searchsorted(clue_group, np.arange(len(starts) + 1))
+    local_around = np.where(unknown, local[around], -1)[clue_order].tolist()
+    need_sorted = need[clue_order].tolist()
+    clues_sorted = clues[clue_order]
+    components = []
+    for g in range(len(starts)):
+        lo, hi = int(clue_bounds[g]), int(clue_bounds[g + 1])
+        constraints = [([v for v in local_around[i] if v >= 0], need_sorted[i]) for i in range(lo, hi)]
+        components.append((cells_sorted[bounds[g]:bounds[g + 1]], constraints, int(clues_sorted[lo])))
+    return components, free
+
+
+# -- engines ------------------------------------------------------------------------------------
+
+def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
+               deadline: float | None) -> tuple[list[np.ndarray], bool]:
+    """Up to ``need`` solutions of one component with Minicard; (solutions, proved no more)."""
+    from pysat.solvers import Solver
+
+    solutions: list[np.ndarray] = []
+    # Variable v + 1 is the component's cell v: a fixed bijection, no auxiliary variables.
+    with Solver(name="mc") as solver:
+        for cells, mines in constraints:
+            lits = [v + 1 for v in cells]
+            # "exactly k of n" is at most k of the cells and at most n - k of their negations.
+            solver.add_atmost(lits, mines)
+            solver.add_atmost([-lit for lit in lits], len(lits) - mines)
+        while need is None or len(solutions) < need:
+            status = _solve_before(solver, deadline)
+            if status is None:
+                return solutions, False
+            if not status:
+                return solutions, True
+            model = solver.get_model()[:size]
+            solutions.append(np.array(model) > 0)
+            solver.add_clause([-lit for lit in model])  # block this solution
+    return solutions, False
+
+
+def _solve_before(solver, deadline: float | None) -> bool | None:
+    """Solve, giving up (None) at the deadline."""
+    if deadline is None:
+        return solver.solve()
+    remaining = deadline - time.perf_counter()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        status = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+    solver.clear_interrupt()
+    return status
+
+
+def _solve_cpsat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
+                 deadline: float | None) -> tuple[list[np.ndarray], bool]:
+    """Up to ``need`` solutions of one component with CP-SAT; (solutions, proved no more)."""
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    cells = [model.new_bool_var(f"c{v}") for v in range(size)]
+    for members, mines in constraints:
+        model.add(sum(cells[v] for v in members) == mines)
+    solver = cp_model.CpSolver()
+    solver.parameters.enumerate_all_solutions = True
+    solver.parameters.num_workers = 1  # several workers may report the same solution twice
+    if deadline is not None:
+        remaining = deadline - time.perf_counter()
+        if remaining <= 0:
+            return [], False
+        solver.parameters.max_time_in_seconds = remaining
+    collector = _collector_class()(cells, need)
+    status = solver.solve(model, collector)
+    exhausted = not collector.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    return collector.solutions, exhausted
+
+
+@functools.cache
+def _collector_class() -> type:
+    """The CP-SAT solution callback class, defined on first use: OR-Tools loads slowly."""
+    from ortools.sat.python import cp_model
+
+    class Collector(cp_model.CpSolverSolutionCallback):
+        """Keeps each solution and stops the search after ``need`` of them."""
+
+        def __init__(self, cells: list, need: int | None) -> None:
+            super().__init__()
+            self.cells, self.need = cells, need
+            self.solutions: list[np.ndarray] = []
+            self.stopped = False
+
+        def on_solution_callback(self) -> None:
+            self.solutions.append(np.array([self.boolean_value(c) for c in self.cells], dtype=bool))
+            if self.need is not None and len(self.solutions) >= self.need:
+                self.stopped = True
+                self.stop_search()
+
+    return Collector
+
+
+# -- conflicts ----------------------------------------------------------------------------------
+
+def _conflict(clues: np.ndarray, rule: str, center: Cell, deadline: float | None) -> list[Cell]:
+    """A small set of clue cells that cannot all hold, near ``center``.
+
+    Windows of growing radius around the contradiction are tested with the fast search (clues
+    outside a window are dropped, which can only add layouts); the first unsatisfiable window
+    goes to a SAT solver with one selector per clue, whose unsat core is then shrunk by deletion
+    until every clue in it is needed.
+    """
+    height, width = clues.shape
+    row, col = center
+    radius = 2
+    while True:
+        top, bottom = max(0, row - radius), min(height, row + radius + 1)
+        left, right = max(0, col - radius), min(width, col + radius + 1)
+        whole = top == 0 and left == 0 and bottom == height and right == width
+        # Keep a margin of one clue-less cell row/column: the window's clues count those cells.
+        mt, mb = max(0, top - 1), min(height, bottom + 1)
+        ml, mr = max(0, left - 1), min(width, right + 1)
+        window = np.full((mb - mt, mr - ml), UNKNOWN, dtype=np.int8)
+        window[top - mt:bottom - mt, left - ml:right - ml] = clues[top:bottom, left:right]
+        if whole:
+            break
+        if deadline is not None and time.perf_counter() > deadline:
+            # No time to find a small window: every clue together is a true, if large, conflict.
+            return [tuple(int(i) for i in cell) for cell in np.argwhere(clues != UNKNOWN)]
+        if isinstance(_search(window, rule, "sat", 1, deadline, True), _Unsatisfiable):
+            break
+        radius *= 2
+    found = _unsat_core(window, rule, deadline)
+    return sorted((r + mt, c + ml) for r, c in found)
+
+
+def _unsat_core(clues: np.ndarray, rule: str, deadline: float | None) -> list[Cell]:
+    """Clue cells of ``clues`` (unsatisfiable) whose constraints already clash, minimised."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    height, width = clues.shape
+    pool = IDPool()
+    selectors: dict[int, Cell] = {}
+    with Solver(name="mc") as solver:
+        for row, col in zip(*np.nonzero(clues != UNKNOWN)):
+            row, col = int(row), int(col)
+            lits = [pool.id((row + dr, col + dc)) for dr, dc in _kernel(rule)
+                    if 0 <= row + dr < height and 0 <= col + dc < width]
+            selector = pool.id(("clue", row, col))
+            selectors[selector] = (row, col)
+            encoded = CardEnc.equals(lits, bound=int(clues[row, col]), vpool=pool,
+                                     encoding=EncType.seqcounter)
+            for clause in encoded.clauses:
+                solver.add_clause(clause + [-selector])  # the clue holds only when selected
+        if solver.solve(assumptions=list(selectors)):
+            raise AssertionError("the conflict window was proven unsatisfiable")
+        core = sorted(solver.get_core())
+        index = 0
+        while index < len(core):
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            trial = core[:index] + core[index + 1:]
+            if solver.solve(assumptions=trial):
+                index += 1  # this clue is needed for the clash
+            else:
+                smaller = set(solver.get_core())
+                core = [s for s in trial if s in smaller]
+        return [selectors[s] for s in core]
