@@ -22,6 +22,7 @@ _EXPORTS = {
     "Game": "game",
     "generate": "rules",
     "DIFFICULTIES": "rules",
+    "Move": "strategy", "make_strategy": "strategy", "autoplay": "strategy", "PlaySpec": "bench",
     "analyze": "analysis",
     "Analysis": "analysis",
     "explain": "sat",

@@ -222,6 +222,63 @@ def metrics(
 
 # == play: play ===================================================================================
 
+EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + SIGINT)
+
+
+@app.command()
+def play(
+    games: Annotated[int, typer.Option(help="How many games to play.")],
+    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert (default beginner).")] = None,
+    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
+    mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
+    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    strategy: Annotated[str, typer.Option(help="best, safest or paper (seed 003's baseline).")] = "best",
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    dask: Annotated[Optional[str], typer.Option(help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Play many seeded games with a strategy and report the win rate."""
+    from msanalysis.bench import PlaySpec, bench
+
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    with user_errors():
+        click = parse_cell(first_click) if first_click else None
+        spec = PlaySpec.standard(
+            difficulty or (None if width or height or mines else "beginner"), width=width,
+            height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
+        spec.check()
+        if stdout_is_terminal() and not as_json:
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn())
+            with Progress(*columns, transient=True) as progress:
+                task = progress.add_task(f"{spec.name} {spec.strategy}", total=games)
+                summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask,
+                                on_result=lambda _: progress.advance(task))
+        else:
+            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask)
+    if summary.interrupted:
+        typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
+    if as_json:
+        print_json(summary.to_json())
+    else:
+        row, col = spec.first_click
+        last = seed + summary.planned - 1
+        typer.echo(f"{spec.name} {spec.width}x{spec.height}/{spec.mines}, rules {spec.rules}, "
+                   f"first click {row},{col}, strategy {spec.strategy}, seeds {seed}-{last}")
+        for label, value in summary.table():
+            typer.echo(f"  {label:<14} {value}")
+    if summary.interrupted:
+        raise typer.Exit(EXIT_INTERRUPTED)
+
 
 def main() -> None:  # pragma: no cover - console entry point
     app()

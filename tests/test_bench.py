@@ -1,0 +1,102 @@
+"""Tests for msanalysis.bench: seeds, workers, Dask, the Wilson interval and the summary."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from msanalysis.bench import GameResult, PlaySpec, Summary, bench, play_one, run_games, \
+    wilson_interval
+
+PAPER = PlaySpec(9, 9, 10, strategy="paper")
+
+
+def _outcomes(results):
+    return sorted((r.seed, r.won, r.guesses) for r in results)
+
+
+def test_spec_standard_sizes_and_default_first_click():
+    assert PlaySpec.standard("intermediate") == PlaySpec(16, 16, 40)
+    assert PlaySpec.standard("expert", rules="safe-opening").first_click == (3, 3)
+    assert PlaySpec.standard(width=5, height=4, mines=3).name == "5x4/3"
+    with pytest.raises(ValueError, match="unknown difficulty"):
+        PlaySpec.standard("huge")
+
+
+def test_spec_check_reports_bad_settings():
+    with pytest.raises(ValueError, match="unknown strategy"):
+        PlaySpec(9, 9, 10, strategy="nope").check()
+    with pytest.raises(ValueError, match="off the 9x9 board"):
+        PlaySpec(9, 9, 10, first_click=(9, 0), strategy="paper").check()
+
+
+def test_game_i_uses_seed_plus_i_whatever_the_workers():
+    serial = _outcomes(run_games(PAPER, 12, seed=100))
+    assert [s for s, _, _ in serial] == list(range(100, 112))
+    assert _outcomes(run_games(PAPER, 12, seed=100, jobs=2, chunk=5)) == serial
+    assert _outcomes([play_one(PAPER, 105)]) == [serial[5]]
+
+
+def test_dask_local_cluster_gives_the_same_games():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        on_cluster = _outcomes(run_games(PAPER, 6, seed=7, dask=cluster.scheduler_address))
+        with distributed.Client(cluster) as client:
+            with_client = _outcomes(run_games(PAPER, 6, seed=7, dask=client, chunk=2))
+    assert on_cluster == with_client == _outcomes(run_games(PAPER, 6, seed=7))
+
+
+def test_bad_run_arguments():
+    with pytest.raises(ValueError, match="--jobs"):
+        list(run_games(PAPER, 3, jobs=0))
+    with pytest.raises(ValueError, match="negative"):
+        list(run_games(PAPER, -1))
+
+
+def _normal_wilson(wins, games, z=1.959963984540054):
+    # The textbook form, solving |p - p_hat| = z * sqrt(p (1 - p) / n) for p.
+    a = 1 + z * z / games
+    b = -(2 * wins / games + z * z / games)
+    c = (wins / games) ** 2
+    root = math.sqrt(b * b - 4 * a * c)
+    return ((-b - root) / (2 * a), (-b + root) / (2 * a))
+
+
+@pytest.mark.parametrize("wins,games", [(0, 10), (10, 10), (41, 100), (4120, 10000), (1, 3)])
+def test_wilson_interval_matches_the_quadratic_solution(wins, games):
+    lo, hi = wilson_interval(wins, games)
+    assert lo <= wins / games <= hi
+    assert (lo, hi) == pytest.approx(_normal_wilson(wins, games), abs=1e-12)
+
+
+def test_summary_figures_and_json_keys():
+    summary = Summary(PAPER, planned=4)
+    for seed, won, guesses, seconds in [(0, True, 1, 0.01), (1, False, 2, 0.03),
+                                        (2, True, 0, 0.02)]:
+        summary.add(GameResult(seed, won, guesses, seconds))
+    summary.seconds = 1.5
+    assert (summary.games, summary.wins, summary.mean_guesses) == (3, 2, 1.0)
+    assert summary.games_per_second == 2.0 and summary.median_ms == pytest.approx(20)
+    data = summary.to_json()
+    assert list(data) == ["games", "wins", "win_rate", "ci95", "rules", "width", "height",
+                          "mines", "first_click", "strategy", "mean_guesses", "seconds",
+                          "games_per_second"]
+    assert data["first_click"] == [0, 0] and data["ci95"] == list(wilson_interval(2, 3))
+    assert dict(summary.table())["games"] == "3"
+
+
+def test_bench_smoke_and_interrupt():
+    seen = []
+    summary = bench(PAPER, 5, seed=3, on_result=seen.append)
+    assert summary.games == len(seen) == 5 and not summary.interrupted
+
+    def stop_after_two(result):
+        if len(seen) == 7:
+            raise KeyboardInterrupt
+        seen.append(result)
+
+    summary = bench(PAPER, 50, on_result=stop_after_two)
+    assert summary.interrupted and summary.games == 3 and summary.planned == 50
+    assert "interrupted" in dict(summary.table())["games"]

@@ -1,0 +1,74 @@
+"""Tests for ``msanalysis play``."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from msanalysis.cli import app
+
+runner = CliRunner()
+
+KEYS = ["games", "wins", "win_rate", "ci95", "rules", "width", "height", "mines", "first_click",
+        "strategy", "mean_guesses", "seconds", "games_per_second"]
+
+
+def test_play_json_has_exactly_the_issue_keys():
+    result = runner.invoke(app, ["play", "--games", "4", "--strategy", "paper", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == KEYS
+    assert (data["games"], data["width"], data["height"], data["mines"]) == (4, 9, 9, 10)
+    assert data["rules"] == "safe-cell" and data["first_click"] == [0, 0]
+    assert data["strategy"] == "paper" and 0 <= data["wins"] <= 4
+    lo, hi = data["ci95"]
+    assert lo <= data["win_rate"] <= hi
+
+
+def test_play_options_reach_the_games():
+    result = runner.invoke(app, ["play", "--width", "8", "--height", "7", "--mines", "9",
+                                 "--rules", "safe-opening", "--strategy", "paper", "--games", "3",
+                                 "--seed", "20", "--jobs", "2", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["width"], data["height"], data["mines"]) == (8, 7, 9)
+    assert data["first_click"] == [3, 3] and data["rules"] == "safe-opening"
+    again = runner.invoke(app, ["play", "--width", "8", "--height", "7", "--mines", "9",
+                                "--rules", "safe-opening", "--first-click", "3,3", "--strategy",
+                                "paper", "--games", "3", "--seed", "20", "--json"])
+    assert json.loads(again.stdout)["wins"] == data["wins"]
+
+
+def test_play_summary_table():
+    result = runner.invoke(app, ["play", "--difficulty", "intermediate", "--games", "2",
+                                 "--strategy", "paper", "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    assert "intermediate 16x16/40, rules safe-cell, first click 0,0, strategy paper, seeds 5-6" \
+        in result.stdout
+    for label in ("games", "wins", "win rate", "95% CI", "mean guesses", "games/second",
+                  "time per game"):
+        assert label in result.stdout
+
+
+def test_play_errors_are_one_line():
+    cases = [
+        (["--strategy", "nope"], "unknown strategy 'nope'"),
+        (["--rules", "lucky"], "unknown rules 'lucky'"),
+        (["--difficulty", "huge"], "unknown difficulty 'huge'"),
+        (["--first-click", "9,0"], "off the 9x9 board"),
+        (["--difficulty", "beginner", "--mines", "81"], "do not fit"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
+    ]
+    for extra, message in cases:
+        args = ["play", "--games", "2", "--strategy", "paper", *extra]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (extra, result.output)
+        assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.output
+
+
+def test_play_without_games_is_a_usage_error():
+    result = runner.invoke(app, ["play"])
+    assert result.exit_code == 2 and "--games" in result.output
