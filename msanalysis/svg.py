@@ -140,6 +140,7 @@ class _Scene:
     filled: np.ndarray | None = None   # reconstruction: mine cells, drawn dark under their number
     show_zero: bool = False            # mosaic grids write their zeros
     conflict: tuple[Cell, ...] = ()    # reconstruction: clues that cannot all hold
+    flags_unknown: bool = False        # an analysis that ignored flags shades them too
 
 
 def _board_states(layout: Board) -> np.ndarray:
@@ -195,7 +196,8 @@ def _analysis_scene(analysis) -> _Scene:
         best = getattr(analysis, "best_guess", None)
     return _Scene(position.height, position.width, np.array(position.states), grid,
                   frozenset(analysis.forced_safe), frozenset(analysis.forced_mines),
-                  tuple(best) if best is not None else None, is_analysis=True)
+                  tuple(best) if best is not None else None, is_analysis=True,
+                  flags_unknown=bool(getattr(analysis, "ignore_flags", False)))
 
 
 def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) -> _Scene:
@@ -313,7 +315,7 @@ def _draw_cells(canvas: _Canvas) -> None:
                 fill = _SAFE_FILL
             elif cell in scene.forced_mines:
                 fill = _MINE_FILL
-            elif (state == HIDDEN and probabilities is not None
+            elif (_unknown(scene, state) and probabilities is not None
                   and not math.isnan(probabilities[row, col])):
                 fill = probability_colour(probabilities[row, col])
             else:
@@ -332,6 +334,11 @@ def _draw_cells(canvas: _Canvas) -> None:
         width = max(1.0, canvas.s / 26)
         canvas.add(f'<path d="{"".join(lines)}" fill="none" stroke="{_GRID_LINE}" '
                    f'stroke-width="{_num(width)}"/>')
+
+
+def _unknown(scene: _Scene, state: int) -> bool:
+    """True for a cell whose content the picture shades by probability."""
+    return state == HIDDEN or (state == FLAG and scene.flags_unknown)
 
 
 def _draw_marks(canvas: _Canvas) -> None:

@@ -46,14 +46,18 @@ def grid_texts(root: ET.Element, height: int, width: int) -> dict[tuple[int, int
     return found
 
 
-def symbols(root: ET.Element, name: str) -> list[tuple[int, int]]:
-    """Cells where the symbol ``msanalysis-<name>`` is placed."""
+def symbols(root: ET.Element, name: str, rows: int = 100) -> list[tuple[int, int]]:
+    """Cells of the grid's first ``rows`` rows where the symbol ``msanalysis-<name>`` is placed.
+
+    The legend under the grid uses the same symbols; ``rows`` leaves them out.
+    """
     cells = []
     for use in root.iter("{http://www.w3.org/2000/svg}use"):
         if use.get(XLINK) == f"#msanalysis-{name}":
             x = float(use.get("x")) + float(use.get("width")) / 2
             y = float(use.get("y")) + float(use.get("height")) / 2
-            cells.append(cell_at(x, y))
+            if cell_at(x, y)[0] < rows:
+                cells.append(cell_at(x, y))
     return sorted(cells)
 
 
@@ -271,3 +275,68 @@ def test_reconstruction_without_layout_outlines_the_conflict():
     picture = svg.board(result, size=SIZE, coordinates=False)
     assert outlines(parse(picture), "#ff8c00") == sorted(result.conflict)
     assert "no layout fits" in picture
+
+
+COUNT_ENDGAME = Position.from_text("""mines: 6
+?1.13???
+11.1??4?
+...13???
+....1???""")
+
+
+def test_analysis_draws_forced_cells_and_every_other_hidden_cell_with_its_percentage():
+    from msanalysis.analysis import analyze
+
+    analysis = analyze(COUNT_ENDGAME)
+    picture = svg.board(analysis, size=SIZE, coordinates=False)
+    root = parse(picture)
+    assert symbols(root, "tick", rows=4) == sorted(analysis.forced_safe)
+    assert symbols(root, "mine", rows=4) == sorted(analysis.forced_mines)
+    texts = grid_texts(root, COUNT_ENDGAME.height, COUNT_ENDGAME.width)
+    undecided = COUNT_ENDGAME.hidden - analysis.forced_safe - analysis.forced_mines
+    assert undecided  # five cells of 20% each
+    for cell in undecided:
+        assert texts[cell][0] == f"{round(analysis.probability(cell) * 100)}%"
+    for label in ("forced safe", "forced mine", "chance of a mine"):
+        assert label in picture
+    assert analysis._repr_svg_() == svg.board(analysis)
+
+
+def test_analysis_that_requires_a_guess_marks_the_best_guess():
+    from msanalysis.analysis import analyze
+
+    analysis = analyze(Position.from_text("mines: 2\n1??\n???"))
+    assert analysis.requires_guess
+    picture = svg.board(analysis, size=SIZE, coordinates=False)
+    assert outlines(parse(picture), "#8a2be2") == [analysis.best_guess]
+    assert f"best guess {analysis.best_guess}".replace("(", "(") in picture
+
+
+def test_explanation_outlines_the_cell_and_its_clues():
+    from msanalysis.analysis import analyze
+
+    analysis = analyze(COUNT_ENDGAME)
+    explanation = analysis.explain((3, 5))
+    by_object = svg.board(analysis, size=SIZE, coordinates=False, explanation=explanation)
+    assert by_object == svg.board(analysis, size=SIZE, coordinates=False, explanation=(3, 5))
+    root = parse(by_object)
+    assert outlines(root, "#0050ff") == [(3, 5)]
+    assert outlines(root, "#ff8c00") == sorted(explanation.clues)
+    assert "(3, 5) is safe" in by_object
+    assert ("the mine count" in by_object) == explanation.uses_mine_count
+    with pytest.raises(TypeError, match="needs an Analysis"):
+        svg.board(COUNT_ENDGAME, explanation=(3, 5))
+
+
+def test_ignoring_flags_shades_the_flags_by_their_probability():
+    from msanalysis.analysis import analyze
+
+    position = Position.from_text("?F?\n?1?\n???")
+    as_mines = parse(svg.board(analyze(position), size=SIZE, coordinates=False))
+    assert symbols(as_mines, "tick", rows=3) == sorted(position.hidden)
+    ignored = analyze(position, ignore_flags=True)
+    root = parse(svg.board(ignored, size=SIZE, coordinates=False))
+    fills = {cell_at(float(r.get("x")) + 1, float(r.get("y")) + 1): r.get("fill")
+             for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") != "none"}
+    assert fills[(0, 1)] == svg.probability_colour(ignored.probability((0, 1)))
+    assert symbols(root, "flag") == [(0, 1)]
