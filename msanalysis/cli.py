@@ -220,6 +220,75 @@ def metrics(
 
 # == reconstruction: reconstruct ==================================================================
 
+class ReconstructRule(str, Enum):
+    classic = "classic"
+    mosaic = "mosaic"
+
+
+class ReconstructEngine(str, Enum):
+    sat = "sat"
+    cpsat = "cpsat"
+
+
+@app.command("reconstruct")
+def reconstruct_command(
+    file: Annotated[Path, typer.Argument(help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
+    rule: Annotated[ReconstructRule, typer.Option(help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the cell.")] = ReconstructRule.classic,
+    engine: Annotated[ReconstructEngine, typer.Option(help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
+    limit: Annotated[Optional[int], typer.Option(help="Stop once this many layouts are known [default: 2, enough for uniqueness].")] = None,
+    all_layouts: Annotated[bool, typer.Option("--all", help="Count every layout exactly.")] = False,
+    time_limit: Annotated[float, typer.Option(help="Seconds of search before stopping with what is known.")] = 60.0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
+    from msanalysis.reconstruct import NumberGrid, reconstruct
+
+    if all_layouts and limit is not None:
+        fail("give either --limit N or --all, not both")
+    if limit is not None and limit < 1:
+        fail(f"--limit must be at least 1, got {limit}")
+    if time_limit <= 0:
+        fail(f"--time-limit must be positive, got {time_limit}")
+    with user_errors():
+        if str(file) == "-":
+            grid = NumberGrid.from_text(sys.stdin.read(), rule=rule.value)
+        else:
+            grid = NumberGrid.load(file, rule=rule.value)
+        result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
+                             limit=None if all_layouts else (limit or 2))
+    layout = result.first
+    if as_json:
+        print_json({"rule": result.rule, "width": result.width, "height": result.height,
+                    "solutions": result.count, "exhaustive": result.exhaustive,
+                    "unique": result.unique,
+                    "layout": layout.to_text().splitlines() if layout is not None else None,
+                    "conflict": [list(cell) for cell in result.conflict]
+                    if result.conflict is not None else None})
+    else:
+        typer.echo(f"{result.rule} {result.width}x{result.height}: {_layouts_summary(result)}")
+        if layout is not None:
+            typer.echo(render_grid(layout.to_text().splitlines()))
+            typer.echo(f"{layout.mine_count} mines")
+        if result.conflict is not None:
+            typer.echo("these clues cannot all hold: "
+                       + ", ".join(f"{row},{col}" for row, col in result.conflict))
+    if layout is None:
+        raise typer.Exit(EXIT_NO_ANSWER)
+
+
+def _layouts_summary(result) -> str:
+    """One line: how many layouts, whether that is all of them, and uniqueness."""
+    if result.count == 0:
+        return "no layout fits these numbers"
+    if result.exhaustive:
+        if result.count == 1:
+            return "1 layout, unique"
+        return f"{result.count} layouts, not unique; the first:"
+    stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
+    uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
+    return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
+
+
 # == play: play ===================================================================================
 
 EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + SIGINT)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -360,3 +363,38 @@ def test_pictures_for_jupyter():
     assert reconstruct("01\n11")._repr_svg_().lstrip().startswith("<svg")
     assert reconstruct("00\n01")._repr_svg_().lstrip().startswith("<svg")
     assert NumberGrid.from_text("1?")._repr_svg_().lstrip().startswith("<svg")
+
+
+# -- the puzzles collection -----------------------------------------------------------------------
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
+ANSWERS = json.loads((PUZZLES / "answers.json").read_text())
+
+
+def test_every_puzzle_file_has_an_answer():
+    assert sorted(ANSWERS) == sorted(p.name for p in PUZZLES.glob("*.txt"))
+    assert len(ANSWERS) >= 12
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_puzzle_answers(name):
+    answer = ANSWERS[name]
+    grid = NumberGrid.load(PUZZLES / name, rule=answer["rule"])
+    assert (PUZZLES / name).read_text().startswith("#")  # each file says what it is
+    if grid.width * grid.height <= 16:  # the recorded count, checked independently
+        assert len(brute_force(grid.clues, grid.rule)) == answer["solutions"]
+    for engine in ENGINES:
+        result = reconstruct(grid, engine=engine, limit=None)
+        assert result.exhaustive and result.count == answer["solutions"]
+        assert result.unique == answer["unique"]
+        if answer["layout"] is not None:
+            assert result.first.to_text().splitlines() == answer["layout"]
+            assert shows(result.first, grid)
+        if answer["solutions"] == 0:
+            assert [list(c) for c in result.conflict] == answer["conflict"]
+            only = np.full(grid.clues.shape, -1)
+            for cell in answer["conflict"]:
+                only[tuple(cell)] = grid.clues[tuple(cell)]
+            assert reconstruct(NumberGrid(only, rule=grid.rule), limit=1).count == 0
+            if only.size <= 16:
+                assert brute_force(only, grid.rule) == []

@@ -1,0 +1,95 @@
+"""Tests for ``msanalysis reconstruct``: output, JSON keys, exit statuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from msanalysis.cli import app
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
+ANSWERS = json.loads((PUZZLES / "answers.json").read_text())
+KEYS = ["rule", "width", "height", "solutions", "exhaustive", "unique", "layout", "conflict"]
+
+runner = CliRunner()
+
+
+def run(*args: str, stdin: str | None = None):
+    return runner.invoke(app, ["reconstruct", *args], input=stdin)
+
+
+@pytest.mark.parametrize("name", sorted(ANSWERS))
+def test_json_matches_the_recorded_answers(name):
+    answer = ANSWERS[name]
+    result = run(str(PUZZLES / name), "--rule", answer["rule"], "--all", "--json")
+    assert result.exit_code == (0 if answer["solutions"] else 1), result.output
+    data = json.loads(result.stdout)
+    assert list(data) == KEYS
+    assert data["rule"] == answer["rule"]
+    assert data["solutions"] == answer["solutions"] and data["exhaustive"] is True
+    assert data["unique"] == answer["unique"]
+    if answer["layout"] is not None:
+        assert data["layout"] == answer["layout"]
+    if answer["solutions"]:
+        assert data["conflict"] is None and len(data["layout"]) == data["height"]
+    else:
+        assert data["layout"] is None and data["conflict"] == answer["conflict"]
+
+
+def test_text_output_draws_the_layout():
+    result = run(str(PUZZLES / "seed003-mosaic.txt"), "--rule", "mosaic")
+    assert result.exit_code == 0
+    assert "mosaic 9x9: 1 layout, unique" in result.stdout
+    assert "0 ........*" in result.stdout and "8 .*......." in result.stdout
+    assert "10 mines" in result.stdout
+
+
+def test_engines_and_limits():
+    path = str(PUZZLES / "several-classic-4x4.txt")
+    for engine in ("sat", "cpsat"):
+        data = json.loads(run(path, "--engine", engine, "--json").stdout)
+        # A lower bound: three cells no clue counts already give 2^3 layouts.
+        assert (data["solutions"], data["exhaustive"], data["unique"]) == (8, False, False)
+        assert data["layout"] is not None
+    data = json.loads(run(path, "--limit", "5", "--json").stdout)
+    assert data["solutions"] >= 5 and data["exhaustive"] is False
+    result = run(path)
+    assert "at least 8 layouts (stopped at the limit), not unique" in result.stdout
+    result = run(path, "--all")
+    assert f"{ANSWERS['several-classic-4x4.txt']['solutions']} layouts, not unique" in result.stdout
+
+
+def test_no_layout_exits_1_and_names_the_clues():
+    result = run(str(PUZZLES / "none-classic-5x5.txt"))
+    assert result.exit_code == 1
+    assert "no layout fits these numbers" in result.stdout
+    assert "these clues cannot all hold: 0,0, 2,2" in result.stdout
+
+
+def test_stdin():
+    result = run("-", "--json", stdin="01\n11\n")
+    assert result.exit_code == 0 and json.loads(result.stdout)["layout"] == ["*.", ".."]
+
+
+@pytest.mark.parametrize("args, stdin, words", [
+    (["-"], "01\n1x\n", "line 2, column 2: unknown character 'x'"),
+    (["-"], "012\n01\n", "line 2, column 3: row has 2 cells"),
+    (["-"], "000\n090\n000\n", "9 is impossible under the classic rule"),
+    (["-", "--rule", "mosaic"], "500\n000\n", "counts 4 cells"),
+    (["-", "--limit", "2", "--all"], "0\n", "either --limit N or --all"),
+    (["-", "--limit", "0"], "0\n", "--limit must be at least 1"),
+    (["/no/such/grid.txt"], None, "no such file"),
+])
+def test_unusable_input_exits_2(args, stdin, words):
+    result = run(*args, stdin=stdin)
+    assert result.exit_code == 2
+    assert words in result.stderr and result.stderr.startswith("error: ")
+    assert "Traceback" not in result.output
+
+
+def test_bad_choice_is_a_usage_error():
+    result = run("-", "--rule", "hex", stdin="0\n")
+    assert result.exit_code == 2
