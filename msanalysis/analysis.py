@@ -1,0 +1,262 @@
+"""``analyze(position)``: the one entry point that joins SAT and exact counting.
+
+:func:`analyze` reads a position as constraints (:mod:`msanalysis.constraints`), finds the forced
+cells with SAT (:mod:`msanalysis.sat`) and counts every layout exactly
+(:mod:`msanalysis.counting`), and returns an :class:`Analysis`: forced cells, exact
+probabilities, the number of layouts, whether a guess is required and the best one. Choosing
+moves in a game is left to :mod:`msanalysis.strategy`, pictures to :mod:`msanalysis.svg`.
+
+With the total mine count unknown, every layout consistent with the clues is taken as equally
+likely, whatever its number of mines.
+"""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from msanalysis.board import Cell
+from msanalysis.constraints import Component, Constraints, build
+from msanalysis.counting import Count, count
+from msanalysis.position import Position
+from msanalysis.sat import Explanation, explain, forced_cells
+
+__all__ = ["Analysis", "analyze"]
+
+
+class Analysis:
+    """What is known about every hidden cell of a position.
+
+    Made by :func:`analyze`; immutable. Counting is done when the analysis is made, unless
+    ``forced_only=True`` was asked: then it is done on first use of a count or a probability
+    (forced cells answer without it).
+
+    Attributes
+    ----------
+    position : Position
+    ignore_flags : bool
+        True when flags were read as hidden cells rather than mines.
+    constraints : Constraints
+    forced_safe, forced_mines : frozenset of (row, col)
+        Unknown cells that are safe, or mines, in every layout.
+    """
+
+    def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
+                 forced_mines: frozenset[Cell], *, time_limit: float | None = None) -> None:
+        self.constraints = constraints
+        self.position = constraints.position
+        self.ignore_flags = constraints.ignore_flags
+        self.forced_safe = forced_safe
+        self.forced_mines = forced_mines
+        self._time_limit = time_limit
+
+    # -- counting ---------------------------------------------------------------------------------
+    @cached_property
+    def counts(self) -> Count:
+        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`)."""
+        deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
+        return count(self.constraints, deadline=deadline)
+
+    @property
+    def solutions(self) -> int:
+        """Number of mine layouts consistent with the position (an exact integer)."""
+        return self.counts.solutions
+
+    @property
+    def total_mines_known(self) -> bool:
+        return self.position.total_mines is not None
+
+    @property
+    def assumption(self) -> str:
+        """What the probabilities assume about the number of mines, in words."""
+        if self.total_mines_known:
+            return f"{self.position.total_mines} mines in total"
+        return ("total mine count unknown: every layout that fits the clues is equally likely, "
+                "whatever its number of mines")
+
+    @cached_property
+    def _exact(self) -> dict[Cell, Fraction]:
+        return self.counts.probabilities()
+
+    def exact_probability(self, cell: Cell) -> Fraction:
+        """The exact probability that ``cell`` holds a mine.
+
+        Known mines (shown mines, and flags unless ignored) have probability 1.
+
+        Raises
+        ------
+        ValueError
+            If the cell is off the board or revealed.
+
+        Examples
+        --------
+        >>> analyze(Position.from_text("mines: 2\\n1??\\n???")).exact_probability((0, 1))
+        Fraction(1, 3)
+        """
+        height, width = self.position.shape
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise ValueError(f"cell {cell} is off the {width}x{height} board")
+        if cell in self.forced_safe:
+            return Fraction(0)
+        if cell in self.forced_mines or cell in self.constraints.known_mines:
+            return Fraction(1)
+        if cell not in self.constraints.unknown:
+            raise ValueError(f"cell {cell} is revealed: it has no mine probability")
+        return self._exact[cell]
+
+    def probability(self, cell: Cell) -> float:
+        """The probability that ``cell`` holds a mine, as a float (see :meth:`exact_probability`)."""
+        return float(self.exact_probability(cell))
+
+    @cached_property
+    def probabilities(self) -> np.ndarray:
+        """Read-only float array (height x width): the mine probability of every cell.
+
+        NaN for revealed cells, 1.0 for shown mines and for flags when flags count as mines.
+        """
+        result = np.full(self.position.shape, np.nan)
+        for cell in self.constraints.known_mines:
+            result[cell] = 1.0
+        counts = self.counts
+        for j, box in enumerate(self.constraints.boxes):
+            rows, cols = zip(*box.cells)
+            result[rows, cols] = float(counts.box_probability(j))
+        sea = counts.sea_probability()
+        if sea is not None:
+            rows, cols = zip(*self.constraints.sea)
+            result[rows, cols] = float(sea)
+        # Exact zeros and ones, whatever rounding did on the way.
+        for cell in self.forced_safe:
+            result[cell] = 0.0
+        for cell in self.forced_mines:
+            result[cell] = 1.0
+        result.setflags(write=False)
+        return result
+
+    # -- the game -------------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        """True when the game is lost (a mine is shown) or every safe cell is revealed."""
+        if self.position.is_lost:
+            return True
+        return len(self.forced_mines) == len(self.constraints.unknown)
+
+    @property
+    def requires_guess(self) -> bool:
+        """True when the game is not over and no unknown cell is forced safe."""
+        return not self.is_over and not self.forced_safe
+
+    @cached_property
+    def best_guess(self) -> Cell | None:
+        """The unknown cell least likely to be a mine when a guess is required, else None.
+
+        Ties (equal exact probabilities) go to the first cell in row-major order.
+        """
+        if not self.requires_guess:
+            return None
+        exact = self._exact
+        return min(exact, key=lambda cell: (exact[cell], cell))
+
+    # -- structure and explanations -------------------------------------------------------------
+    @property
+    def components(self) -> list[Component]:
+        """The independent groups of clues and frontier cells (tied only by the mine count)."""
+        return list(self.constraints.components)
+
+    def explain(self, cell: Cell) -> Explanation:
+        """Why ``cell`` is forced (see :func:`msanalysis.sat.explain`).
+
+        Raises
+        ------
+        ValueError
+            If the cell is not hidden or not forced.
+        """
+        return explain(self.position, cell, ignore_flags=self.ignore_flags)
+
+    def to_dict(self) -> dict:
+        """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
+
+        Solutions is a decimal string (it may exceed what JSON numbers hold exactly); cells are
+        ``[row, col]`` lists, sorted row-major; probabilities are rows of floats, None for
+        revealed cells.
+        """
+        probabilities = [[None if np.isnan(p) else float(p) for p in row]
+                         for row in self.probabilities.tolist()]
+        return {
+            "width": self.position.width,
+            "height": self.position.height,
+            "total_mines": self.position.total_mines,
+            "solutions": str(self.solutions),
+            "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
+            "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
+            "probabilities": probabilities,
+            "requires_guess": self.requires_guess,
+            "best_guess": None if self.best_guess is None else list(self.best_guess),
+        }
+
+    def __repr__(self) -> str:
+        return (f"<Analysis {self.position.width}x{self.position.height}: "
+                f"{len(self.forced_safe)} forced safe, {len(self.forced_mines)} forced mines>")
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+
+        return svg.board(self)
+
+
+def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float | None = None,
+            forced_only: bool = False) -> Analysis:
+    """Analyse a position exactly: forced cells, probabilities, layouts, the best guess.
+
+    Parameters
+    ----------
+    position : Position
+    ignore_flags : bool
+        Read flags as hidden cells; by default they count as mines (a wrong flag is reported).
+    time_limit : float, optional
+        Seconds allowed; exact counting that runs past it raises ``AnalysisTooHard``.
+    forced_only : bool
+        Find forced cells now and leave counting until a count or probability is asked for.
+
+    Returns
+    -------
+    Analysis
+
+    Raises
+    ------
+    InconsistentPosition
+        When no layout fits, naming a minimal set of clues that cannot all hold.
+    AnalysisTooHard
+        When counting exceeds ``time_limit`` or a size bound (never with ``forced_only``).
+
+    Notes
+    -----
+    SAT: one incremental solver per component, one question per box. Counting: polynomial in the
+    number of boxes and exponential only in the treewidth of each component (see
+    :func:`msanalysis.counting.count_component`).
+
+    Examples
+    --------
+    >>> a = analyze(Position.from_text("mines: 2\\n????\\n121?\\n...?"))
+    >>> sorted(a.forced_safe), sorted(a.forced_mines)
+    ([(0, 1), (0, 3), (1, 3), (2, 3)], [(0, 0), (0, 2)])
+    >>> a.solutions, a.requires_guess
+    (1, False)
+    >>> a = analyze(Position.from_text("mines: 1\\n??\\n11"))
+    >>> a.solutions, a.requires_guess, a.best_guess, a.probability((0, 0))
+    (2, True, (0, 0), 0.5)
+    """
+    start = time.perf_counter()
+    constraints = build(position, ignore_flags=ignore_flags)
+    # SAT is not given the deadline: its questions take microseconds on Minesweeper clues, and
+    # forced cells must come back even when counting would not finish.
+    safe, mines = forced_cells(constraints)
+    analysis = Analysis(constraints, safe, mines,
+                        time_limit=None if time_limit is None
+                        else max(0.0, start + time_limit - time.perf_counter()))
+    if not forced_only:
+        analysis.counts  # noqa: B018 - count now, so that AnalysisTooHard is raised here
+    return analysis

@@ -1,0 +1,444 @@
+"""Exact counting of mine layouts, and exact mine probabilities.
+
+For each component (see :mod:`msanalysis.constraints`) :func:`count_component` finds how many
+layouts of its cells satisfy its clues *for each number of mines*, and how many mines each box
+holds across them. Boxes are counted with binomial coefficients, never one cell at a time, and
+the work follows a tree decomposition of the component (networkx's treewidth heuristic), so
+it grows with the frontier's width, not its length. :func:`count` joins the components by
+convolution over the mine count and weights each total with the layouts of the sea:
+``comb(sea_cells, remaining_mines - frontier_mines)``. Everything is an exact Python integer;
+probabilities are :class:`~fractions.Fraction` s. Forced cells by SAT live in :mod:`msanalysis.sat`.
+
+With the total mine count unknown, every layout is taken as equally likely, whatever its number
+of mines (so a sea cell is a mine with probability 1/2).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from operator import mul
+
+import networkx as nx
+from networkx.algorithms.approximation import treewidth_min_degree
+
+from msanalysis.board import Cell
+from msanalysis.constraints import Component, Constraints
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+
+__all__ = ["ComponentCount", "Count", "count_component", "count"]
+
+_SINGLE_BAG_BOXES = 10
+"""Components with at most this many boxes are enumerated in one bag: a decomposition costs more."""
+_MAX_BAG_ASSIGNMENTS = 2_000_000
+"""The most assignments one bag may have before counting gives up (AnalysisTooHard)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentCount:
+    """Layouts of one component's cells that satisfy its clues, by number of mines.
+
+    Attributes
+    ----------
+    offset : int
+        The fewest mines any layout has; ``layouts[k]`` is for ``offset + k`` mines.
+    layouts : tuple of int
+        Number of layouts with ``offset + k`` mines (cells, not boxes, are counted).
+    box_mines : tuple of tuple of int
+        Per box of the component (in ``component.box_ids`` order), per ``k``: the mines the box
+        holds, summed over those layouts.
+    """
+
+    offset: int
+    layouts: tuple[int, ...]
+    box_mines: tuple[tuple[int, ...], ...]
+
+    @property
+    def total(self) -> int:
+        """All layouts of the component, whatever their number of mines."""
+        return sum(self.layouts)
+
+
+@dataclass(frozen=True, slots=True)
+class Count:
+    """Exact counts for a whole position.
+
+    Attributes
+    ----------
+    constraints : Constraints
+    solutions : int
+        Layouts consistent with the position (and with the mine count, when known).
+    box_mines : tuple of int
+        Per box: mines in the box summed over all layouts.
+    sea_mines : int
+        Mines in the sea summed over all layouts.
+    components : tuple of ComponentCount
+    """
+
+    constraints: Constraints
+    solutions: int
+    box_mines: tuple[int, ...]
+    sea_mines: int
+    components: tuple[ComponentCount, ...]
+
+    def box_probability(self, box: int) -> Fraction:
+        """Probability that one cell of box ``box`` is a mine."""
+        return Fraction(self.box_mines[box], self.constraints.boxes[box].size * self.solutions)
+
+    def sea_probability(self) -> Fraction | None:
+        """Probability that one sea cell is a mine; None when there is no sea."""
+        sea = len(self.constraints.sea)
+        return Fraction(self.sea_mines, sea * self.solutions) if sea else None
+
+    def probabilities(self) -> dict[Cell, Fraction]:
+        """Exact probability of a mine, for every unknown cell."""
+        result: dict[Cell, Fraction] = {}
+        for j, box in enumerate(self.constraints.boxes):
+            p = self.box_probability(j)
+            result.update(dict.fromkeys(box.cells, p))
+        sea = self.sea_probability()
+        if sea is not None:
+            result.update(dict.fromkeys(self.constraints.sea, sea))
+        return result
+
+
+def _check_deadline(deadline: float | None, what: str) -> None:
+    if deadline is not None and time.perf_counter() > deadline:
+        raise AnalysisTooHard(f"exact counting ran past the time limit ({what})")
+
+
+def _assignments(variables: list[int], sizes: list[int], scopes: list[tuple[int, ...]],
+                 needs: list[int], deadline: float | None) -> list[tuple[int, ...]]:
+    """Every assignment of mine counts to ``variables`` satisfying the clues whose scopes lie
+    among them (backtracking with the clues' bounds)."""
+    position = {v: i for i, v in enumerate(variables)}
+    inside = [c for c, scope in enumerate(scopes) if all(v in position for v in scope)]
+    clues_of: list[list[int]] = [[] for _ in variables]
+    for local, c in enumerate(inside):
+        for v in scopes[c]:
+            clues_of[position[v]].append(local)
+    need = [needs[c] for c in inside]
+    room = [sum(sizes[v] for v in scopes[c]) for c in inside]
+    var_sizes = [sizes[v] for v in variables]
+    count = len(variables)
+    result: list[tuple[int, ...]] = []
+    values = [0] * count
+
+    def place(i: int) -> None:
+        if i == count:
+            result.append(tuple(values))
+            if len(result) % 65536 == 0:
+                if len(result) > _MAX_BAG_ASSIGNMENTS:
+                    raise AnalysisTooHard(
+                        f"a component needs more than {_MAX_BAG_ASSIGNMENTS} assignments in one "
+                        f"part of its tree decomposition ({count} boxes)")
+                _check_deadline(deadline, "enumerating a component")
+            return
+        size = var_sizes[i]
+        mine_clues = clues_of[i]
+        low, high = 0, size
+        for c in mine_clues:
+            room[c] -= size
+            low = max(low, need[c] - room[c])
+            high = min(high, need[c])
+        for k in range(low, high + 1):
+            for c in mine_clues:
+                need[c] -= k
+            values[i] = k
+            place(i + 1)
+            for c in mine_clues:
+                need[c] += k
+        for c in mine_clues:
+            room[c] += size
+
+    place(0)
+    return result
+
+
+def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]],
+                                                                     list[int]]:
+    """Bags of a tree decomposition of the box graph, parents first, and each bag's parent."""
+    if len(sizes) <= _SINGLE_BAG_BOXES:
+        return [tuple(range(len(sizes)))], [-1]
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(sizes)))
+    for scope in scopes:
+        graph.add_edges_from((a, b) for i, a in enumerate(scope) for b in scope[i + 1:])
+    _, decomposition = treewidth_min_degree(graph)
+    nodes = list(decomposition.nodes)
+    if len(nodes) == 1:
+        return [tuple(sorted(nodes[0]))], [-1]
+    # Root at the largest bag; number bags breadth-first so parents come first.
+    root = max(nodes, key=lambda bag: (len(bag), sorted(bag)))
+    index = {root: 0}
+    order, parents = [root], [-1]
+    for parent, child in nx.bfs_edges(decomposition, root):
+        index[child] = len(order)
+        order.append(child)
+        parents.append(index[parent])
+    return [tuple(sorted(bag)) for bag in order], parents
+
+
+def count_component(constraints: Constraints, component: Component, *,
+                    deadline: float | None = None) -> ComponentCount:
+    """Count the layouts of one component by number of mines, and the mines of each box.
+
+    Parameters
+    ----------
+    constraints : Constraints
+    component : Component
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    ComponentCount
+
+    Raises
+    ------
+    InconsistentPosition
+        When no layout satisfies the component's clues (without naming clues: use
+        :mod:`msanalysis.sat` for a core).
+    AnalysisTooHard
+        Past the deadline, or when one bag of the decomposition has too many assignments.
+
+    Notes
+    -----
+    Sum-product over a tree decomposition (junction tree): one pass up for the counts, one down
+    for the boxes' mines. Polynomials in the mine count are packed into one Python integer,
+    ``K`` bits per coefficient (Kronecker substitution), so multiplying two is a single big
+    integer product. O(bags * a * c) polynomial products for ``a`` assignments per bag and ``c``
+    children per bag; ``a`` grows exponentially with the bag size (the treewidth), not with the
+    length of the frontier.
+
+    Examples
+    --------
+    >>> from msanalysis.position import Position
+    >>> from msanalysis.constraints import build
+    >>> c = build(Position.from_text("??\\n2?\\n??"))
+    >>> result = count_component(c, c.components[0])
+    >>> result.offset, result.layouts
+    (2, (10,))
+    """
+    boxes = [constraints.boxes[j] for j in component.box_ids]
+    local = {j: i for i, j in enumerate(component.box_ids)}
+    sizes = [box.size for box in boxes]
+    clues = [constraints.clues[i] for i in component.clue_ids]
+    scopes = [tuple(local[j] for j in clue.boxes) for clue in clues]
+    needs = [clue.mines for clue in clues]
+    cells = sum(sizes)
+    # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
+    # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
+    width = (cells + 4 + 7) // 8 * 8
+
+    bags, parents = _tree(sizes, scopes)
+    home = [-1] * len(sizes)  # the bag, nearest the root, that weighs each box
+    for b, bag in enumerate(bags):
+        for v in bag:
+            if home[v] < 0:
+                home[v] = b
+    children: list[list[int]] = [[] for _ in bags]
+    for b, parent in enumerate(parents):
+        if parent >= 0:
+            children[parent].append(b)
+
+    assignments, local_weights, parent_keys = [], [], []
+    for b, bag in enumerate(bags):
+        _check_deadline(deadline, "enumerating a component")
+        rows = _assignments(list(bag), sizes, scopes, needs, deadline)
+        if not rows:
+            raise InconsistentPosition("no layout satisfies the clues of a component",
+                                       clues=list(component.clues))
+        weighed = [i for i, v in enumerate(bag) if home[v] == b]
+        weights = []
+        for row in rows:
+            coefficient, mines = 1, 0
+            for i in weighed:
+                k = row[i]
+                coefficient *= comb(sizes[bag[i]], k)
+                mines += k
+            weights.append(coefficient << (mines * width))
+        assignments.append(rows)
+        local_weights.append(weights)
+        if parents[b] >= 0:
+            shared = [i for i, v in enumerate(bag) if v in set(bags[parents[b]])]
+            parent_keys.append([tuple(row[i] for i in shared) for row in rows])
+        else:
+            parent_keys.append([()] * len(rows))
+
+    def child_keys(b: int, child: int) -> list[tuple[int, ...]]:
+        # The child's separator, read off this bag's assignments in the child's order.
+        child_bag = set(bags[child])
+        shared = [i for i, v in enumerate(bags[b]) if v in child_bag]
+        return [tuple(row[i] for i in shared) for row in assignments[b]]
+
+    keys_for_child = {child: child_keys(parents[child], child) for child in range(1, len(bags))}
+
+    # Upward pass: inner[b][a] = local weight times what the subtree below b allows.
+    inner: list[list[int]] = [[] for _ in bags]
+    up: list[dict[tuple[int, ...], int]] = [{} for _ in bags]
+    for b in reversed(range(len(bags))):
+        values = list(local_weights[b])
+        for child in children[b]:
+            message = up[child]
+            values = [v * message.get(key, 0) if v else 0
+                      for v, key in zip(values, keys_for_child[child])]
+        inner[b] = values
+        message: dict[tuple[int, ...], int] = {}
+        for key, value in zip(parent_keys[b], values):
+            if value:
+                message[key] = message.get(key, 0) + value
+        up[b] = message
+    total = sum(inner[0])
+    if total == 0:
+        raise InconsistentPosition("no layout satisfies the clues of a component",
+                                   clues=list(component.clues))
+
+    # Downward pass: down[b][key] = weight of everything outside b's subtree.
+    down: list[dict[tuple[int, ...], int]] = [{} for _ in bags]
+    down[0] = {(): 1}
+    box_mines = [0] * len(sizes)
+    for b in range(len(bags)):
+        _check_deadline(deadline, "counting a component")
+        outside = [down[b].get(key, 0) for key in parent_keys[b]]
+        beliefs = list(map(mul, inner[b], outside))
+        for i, v in enumerate(bags[b]):
+            if home[v] == b:
+                box_mines[v] = sum(row[i] * belief for row, belief in zip(assignments[b], beliefs)
+                                   if row[i])
+        kids = children[b]
+        if not kids:
+            continue
+        base = list(map(mul, local_weights[b], outside))
+        for child in kids:
+            values = base
+            for other in kids:
+                if other != child:
+                    message = up[other]
+                    values = [v * message.get(key, 0) if v else 0
+                              for v, key in zip(values, keys_for_child[other])]
+            message = {}
+            for key, value in zip(keys_for_child[child], values):
+                if value:
+                    message[key] = message.get(key, 0) + value
+            down[child] = message
+
+    layouts = _unpack(total, width)
+    offset = next(k for k, value in enumerate(layouts) if value)
+    end = len(layouts)
+    return ComponentCount(offset, tuple(layouts[offset:end]),
+                          tuple(tuple(_unpack(m, width, end)[offset:]) for m in box_mines))
+
+
+def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
+    """Coefficients of a polynomial packed ``width`` bits (a multiple of 8) per coefficient."""
+    step = width // 8
+    if length is None:
+        length = max(1, -(-value.bit_length() // width))
+    data = value.to_bytes(length * step, "little")
+    return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
+
+
+def _dot(a: list[int], b: list[int]) -> int:
+    return sum(map(mul, a, b))
+
+
+def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
+    """Count every layout of a position and the mines each box and the sea hold across them.
+
+    Parameters
+    ----------
+    constraints : Constraints
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    Count
+
+    Raises
+    ------
+    InconsistentPosition
+        When no layout fits (the message does not name a core; :mod:`msanalysis.sat` does).
+    AnalysisTooHard
+
+    Notes
+    -----
+    After the components, O(m * s * e) big-integer products to join ``m`` components whose mine
+    counts spread over ``e`` values each, ``s`` = the sum of those spreads: prefix products of
+    the components and suffix sums weighted by the sea.
+
+    Examples
+    --------
+    >>> from msanalysis.position import Position
+    >>> from msanalysis.constraints import build
+    >>> result = count(build(Position.from_text("mines: 2\\n1??\\n???")))
+    >>> result.solutions, result.sea_probability()
+    (6, Fraction(1, 2))
+    >>> [str(result.box_probability(j)) for j in range(len(result.constraints.boxes))]
+    ['1/3']
+    """
+    parts = [count_component(constraints, component, deadline=deadline)
+             for component in constraints.components]
+    sea = len(constraints.sea)
+    remaining = constraints.remaining
+    box_mines = [0] * len(constraints.boxes)
+
+    if remaining is None:
+        # Every layout counts once: the sea is free and components are independent.
+        totals = [part.total for part in parts]
+        product = 1
+        for total in totals:
+            product *= total
+        sea_layouts = 1 << sea
+        solutions = product * sea_layouts
+        for component, part, total in zip(constraints.components, parts, totals):
+            rest = product // total * sea_layouts
+            for j, mines in zip(component.box_ids, part.box_mines):
+                box_mines[j] = sum(mines) * rest
+        sea_mines = product * sea * (sea_layouts >> 1) if sea else 0
+        return Count(constraints, solutions, tuple(box_mines), sea_mines, tuple(parts))
+
+    base = sum(part.offset for part in parts)
+    spread = sum(len(part.layouts) - 1 for part in parts)
+    # weight[t]: layouts of the sea when the frontier holds base + t mines.
+    weight = [comb(sea, remaining - base - t) if 0 <= remaining - base - t <= sea else 0
+              for t in range(spread + 1)]
+    sea_weight = [w * (remaining - base - t) for t, w in enumerate(weight)]
+
+    # suffix[i][t]: layouts of components i.. and the sea, given base + t mines before i.
+    suffix = [weight]
+    sea_suffix = [sea_weight]
+    for part in reversed(parts):
+        _check_deadline(deadline, "joining components")
+        layouts, nxt, sea_nxt = list(part.layouts), suffix[-1], sea_suffix[-1]
+        span = len(layouts)
+        suffix.append([_dot(layouts, nxt[t:t + span]) for t in range(len(nxt) - span + 1)])
+        sea_suffix.append([_dot(layouts, sea_nxt[t:t + span])
+                           for t in range(len(sea_nxt) - span + 1)])
+    suffix.reverse()
+    solutions = suffix[0][0]
+    sea_mines = sea_suffix[-1][0]
+    if solutions == 0:
+        raise InconsistentPosition("no layout fits the clues together with the mine count",
+                                   uses_mine_count=True)
+
+    prefix = [1]  # layouts of components before i, by mines above their fewest
+    for i, (component, part) in enumerate(zip(constraints.components, parts)):
+        _check_deadline(deadline, "joining components")
+        after = suffix[i + 1]
+        span = len(part.layouts)
+        size = len(prefix)
+        # rest[k]: weight of everything else when this component holds offset + k mines.
+        rest = [_dot(prefix, after[k:k + size]) for k in range(span)]
+        for j, mines in zip(component.box_ids, part.box_mines):
+            box_mines[j] = _dot(list(mines), rest)
+        grown = [0] * (size + span - 1)
+        for k, layouts in enumerate(part.layouts):
+            if layouts:
+                for t, value in enumerate(prefix):
+                    grown[t + k] += value * layouts
+        prefix = grown
+    return Count(constraints, solutions, tuple(box_mines), sea_mines, tuple(parts))

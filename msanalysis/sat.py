@@ -1,0 +1,509 @@
+"""Forced cells and their explanations, with python-sat's Minicard.
+
+:func:`forced_cells` finds every hidden cell that is safe (or a mine) in every layout consistent
+with a position, frontier and sea alike, the total mine count included. :func:`explain` names a
+minimal set of clues (and says whether the mine count is needed) that on its own forces a cell,
+from an unsatisfiable core shrunk until no clue can be dropped. :func:`inconsistency` does the
+same for a position no layout satisfies. Probabilities and counts live in
+:mod:`msanalysis.counting`.
+
+Clues are Minicard's native cardinality constraints: "exactly k of n" is ``atmost(k)`` over the
+cells plus ``atmost(n - k)`` over their negations.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from msanalysis.board import Cell
+from msanalysis.constraints import Constraints, build
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.position import FLAG, HIDDEN, MINE, Position
+
+__all__ = ["Explanation", "explain", "forced_cells", "inconsistency"]
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """Why a hidden cell is forced.
+
+    Attributes
+    ----------
+    cell : (row, col)
+    verdict : {"safe", "mine"}
+    clues : list of (row, col)
+        Revealed cells, sorted, whose numbers together force the verdict; no one of them can be
+        dropped.
+    uses_mine_count : bool
+        True when the total mine count is needed as well.
+    flags : tuple of (row, col)
+        Flags next to those clues, which the deduction takes as mines (empty when flags are
+        ignored).
+    numbers : tuple of int
+        The number shown on each clue, in the order of ``clues``.
+    """
+
+    cell: Cell
+    verdict: str
+    clues: list[Cell]
+    uses_mine_count: bool
+    flags: tuple[Cell, ...] = ()
+    numbers: tuple[int, ...] = field(default=(), repr=False)
+
+    def __str__(self) -> str:
+        """The explanation in words.
+
+        Examples
+        --------
+        >>> print(explain(Position.from_text("mines: 1\\n???\\n1??"), (0, 2)))
+        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is a mine.
+        """
+        if self.numbers:
+            parts = [f"the {n} at ({r}, {c})" for (r, c), n in zip(self.clues, self.numbers)]
+        else:
+            parts = [f"the clue at ({r}, {c})" for r, c in self.clues]
+        if self.uses_mine_count:
+            parts.append("the total mine count")
+        if len(parts) == 1:
+            reason = f"{parts[0]} alone leaves"
+        else:
+            reason = ", ".join(parts[:-1]) + f" and {parts[-1]} leave"
+        flags = ""
+        if self.flags:
+            flags = " (taking the flags at " + ", ".join(f"({r}, {c})" for r, c in self.flags) \
+                    + " as mines)"
+        what, other = ("safe", "a mine") if self.verdict == "safe" else ("a mine", "safe")
+        return (f"({self.cell[0]}, {self.cell[1]}) is {what}: {reason} no layout in which it is "
+                f"{other}{flags}.")
+
+
+# -- forced cells ----------------------------------------------------------------------------------
+
+def _exactly(solver: Solver, lits: list[int], k: int) -> None:
+    """Add "exactly ``k`` of ``lits``"; the two extremes as unit clauses, which propagate best."""
+    n = len(lits)
+    if k == 0:
+        for lit in lits:
+            solver.add_clause([-lit])
+    elif k == n:
+        for lit in lits:
+            solver.add_clause([lit])
+    else:
+        solver.add_atmost(lits, k)
+        solver.add_atmost([-lit for lit in lits], n - k)
+
+
+def _between(solver: Solver, lits: list[int], low: int, high: int) -> None:
+    """Add "between ``low`` and ``high`` of ``lits``" (bounds outside 0..n add nothing)."""
+    n = len(lits)
+    if high < n:
+        solver.add_atmost(lits, max(high, 0)) if high >= 0 else solver.add_clause([])
+    if low > 0:
+        solver.add_atmost([-lit for lit in lits], n - low) if low <= n else solver.add_clause([])
+
+
+def _guarded_atmost(solver: Solver, pool: IDPool, selector: int, lits: list[int],
+                    bound: int) -> None:
+    """Add "at most ``bound`` of ``lits``" when ``selector`` is true, nothing when it is false.
+
+    With the selector on, all ``n - bound`` fresh helpers are true and leave room for ``bound``
+    of ``lits`` under ``atmost(lits + helpers, n)``; with it off they may be false.
+    """
+    n = len(lits)
+    if bound >= n:
+        return
+    if bound < 0:
+        solver.add_clause([-selector])
+        return
+    helpers = [pool.id((selector, "helper", len(lits), bound, i)) for i in range(n - bound)]
+    for helper in helpers:
+        solver.add_clause([-selector, helper])
+    solver.add_atmost(lits + helpers, n)
+
+
+def _guarded_between(solver: Solver, pool: IDPool, selector: int, lits: list[int], low: int,
+                     high: int) -> None:
+    _guarded_atmost(solver, pool, selector, lits, high)
+    _guarded_atmost(solver, pool, selector, [-lit for lit in lits], len(lits) - low)
+
+
+def _count_is_loose(constraints: Constraints) -> bool:
+    """True when the mine count cannot matter: every combination of the components' feasible
+    mine counts leaves between 1 and ``sea - 1`` mines for the sea.
+
+    Uses cheap bounds per component: at least the sum over clues with disjoint cells (greedy),
+    at most the fewer of its cells and the sum of its clues.
+    """
+    remaining, sea = constraints.remaining, len(constraints.sea)
+    if remaining is None:
+        return True
+    if sea < 2:
+        return False
+    low = high = 0
+    for component in constraints.components:
+        clues = sorted((constraints.clues[i] for i in component.clue_ids),
+                       key=lambda clue: -clue.mines)
+        taken: set[Cell] = set()
+        for clue in clues:
+            if clue.mines and taken.isdisjoint(clue.cells):
+                low += clue.mines
+                taken.update(clue.cells)
+        high += min(len(component.cells), sum(clue.mines for clue in clues))
+    return high <= remaining - 1 and low >= remaining - sea + 1
+
+
+def _decide(solver: Solver, variables: list[int], deadline: float | None,
+            on_model=None) -> list[int] | None:
+    """For each variable: 1 forced true, -1 forced false, 0 free. None when unsatisfiable.
+
+    Each found model rules out the questions it already answers, so a variable is only asked
+    about while it has been seen one way only. ``on_model`` sees every model found.
+    """
+    if not solver.solve():
+        return None
+    seen_true = [False] * len(variables)
+    seen_false = [False] * len(variables)
+
+    def record(model: list[int]) -> None:
+        size = len(model)
+        for i, var in enumerate(variables):
+            if var > size:  # in no constraint at all: free
+                seen_true[i] = seen_false[i] = True
+            elif model[var - 1] > 0:
+                seen_true[i] = True
+            else:
+                seen_false[i] = True
+        if on_model is not None:
+            on_model(model)
+
+    record(solver.get_model())
+    result = [0] * len(variables)
+    for i, var in enumerate(variables):
+        if seen_true[i] and seen_false[i]:
+            continue
+        if deadline is not None and time.perf_counter() > deadline:
+            raise AnalysisTooHard("finding forced cells ran past the time limit")
+        if solver.solve(assumptions=[-var if seen_true[i] else var]):
+            record(solver.get_model())
+        else:
+            result[i] = 1 if seen_true[i] else -1
+    return result
+
+
+def forced_cells(constraints: Constraints, *, deadline: float | None = None
+                 ) -> tuple[frozenset[Cell], frozenset[Cell]]:
+    """Every unknown cell that is safe, or a mine, in all layouts: ``(safe, mines)``.
+
+    Parameters
+    ----------
+    constraints : Constraints
+        From :func:`msanalysis.constraints.build`.
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which the search raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    (frozenset, frozenset)
+        Forced safe cells and forced mines.
+
+    Raises
+    ------
+    InconsistentPosition
+        Naming a minimal set of clues that cannot all hold (see :func:`inconsistency`).
+    AnalysisTooHard
+
+    Notes
+    -----
+    One incremental Minicard solver per component, asked one question per box (cells of a box
+    are interchangeable), minus the questions earlier models answered. When the mine count can
+    matter (the endgame, or little sea) the components are joined into one solver by the count,
+    which bounds the frontier's mines to ``[remaining - sea, remaining]``: the sea needs no
+    variables, and a sea cell is forced when the frontier always holds one of those two
+    extremes. Each question is NP-complete in general, in practice microseconds.
+
+    Examples
+    --------
+    >>> safe, mines = forced_cells(build(Position.from_text("???\\n121")))
+    >>> sorted(safe), sorted(mines)
+    ([(0, 1)], [(0, 0), (0, 2)])
+    """
+    clues, boxes = constraints.clues, constraints.boxes
+    safe: list[Cell] = []
+    mines: list[Cell] = []
+    if _count_is_loose(constraints):
+        groups = [(component.clue_ids, component.box_ids, False) for component in
+                  constraints.components]
+    else:
+        groups = [(range(len(clues)), range(len(boxes)), True)]
+    for clue_ids, box_ids, joined in groups:
+        pool = IDPool()
+        members = [boxes[j].cells for j in box_ids]
+        var = {cell: pool.id(cell) for cells in members for cell in cells}
+        if not var and not joined:
+            continue
+        with Solver(name="mc") as solver:
+            for i in clue_ids:
+                clue = clues[i]
+                _exactly(solver, [var[cell] for cell in clue.cells], clue.mines)
+            if joined:
+                verdicts = _decide_joined(constraints, solver, pool, var, members, deadline)
+            else:
+                verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
+        if verdicts is None:
+            raise inconsistency(constraints)
+        for cells, verdict in zip(members, verdicts):
+            if verdict > 0:
+                mines.extend(cells)
+            elif verdict < 0:
+                safe.extend(cells)
+    return frozenset(safe), frozenset(mines)
+
+
+def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: dict[Cell, int],
+                   members: list[tuple[Cell, ...]], deadline: float | None) -> list[int] | None:
+    """Verdicts for every box and, last (``members`` grows by the sea), for the sea."""
+    remaining, sea = constraints.remaining, len(constraints.sea)
+    frontier = list(var.values())
+    if remaining is not None:
+        _between(solver, frontier, remaining - sea, remaining)
+    if not sea or remaining is None:
+        verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
+        if sea and verdicts is not None:
+            members.append(constraints.sea)
+            verdicts.append(0)  # without a count a sea cell can always be either
+        return verdicts
+    # A sea cell can be a mine when the frontier can hold fewer than all remaining mines, and
+    # safe when it can hold more than remaining - sea.
+    top = len(frontier)
+    seen = {"mine": False, "safe": False}
+
+    def watch(model: list[int]) -> None:
+        mines = sum(1 for lit in model[:top] if lit > 0)
+        seen["mine"] |= mines <= remaining - 1
+        seen["safe"] |= mines >= remaining - sea + 1
+
+    verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline, watch)
+    if verdicts is None:
+        return None
+    members.append(constraints.sea)
+    for key, low, high in (("mine", remaining - sea, remaining - 1),
+                           ("safe", remaining - sea + 1, remaining)):
+        if not seen[key]:
+            selector = pool.id(("sea", key))
+            _guarded_between(solver, pool, selector, frontier, low, high)
+            seen[key] = solver.solve(assumptions=[selector])
+    verdicts.append(0 if seen["mine"] and seen["safe"] else 1 if seen["mine"] else -1)
+    return verdicts
+
+
+# -- cores: explanations and contradictions --------------------------------------------------------
+
+class _Guarded:
+    """A solver holding every clue and the mine count, each switched on by a selector literal,
+    so that unsatisfiable cores name clues. The sea has no variables: the count bounds the
+    frontier's mines, and a question about a sea cell is a bound too."""
+
+    def __init__(self, constraints: Constraints) -> None:
+        self.constraints = constraints
+        self.pool = IDPool()
+        self.var = {cell: self.pool.id(cell) for box in constraints.boxes for cell in box.cells}
+        self.frontier = list(self.var.values())
+        self.solver = Solver(name="mc")
+        self.selectors: dict[int, Cell | None] = {}
+        for clue in constraints.clues:
+            selector = self.pool.id(("clue", clue.cell))
+            self.selectors[selector] = clue.cell
+            _guarded_between(self.solver, self.pool, selector,
+                             [self.var[cell] for cell in clue.cells], clue.mines, clue.mines)
+        if constraints.remaining is not None:
+            selector = self.pool.id(("count",))
+            self.selectors[selector] = None
+            remaining = constraints.remaining
+            _guarded_between(self.solver, self.pool, selector, self.frontier,
+                             remaining - len(constraints.sea), remaining)
+
+    def query(self, cell: Cell, mine: bool) -> int | None:
+        """A literal that, assumed, says "``cell`` is a mine" (or safe); None when a sea cell
+        can be either whatever the clues say (the count is unknown)."""
+        if cell in self.var:
+            return self.var[cell] if mine else -self.var[cell]
+        remaining, sea = self.constraints.remaining, len(self.constraints.sea)
+        if remaining is None:
+            return None
+        selector = self.pool.id(("sea", mine))
+        # The count itself is part of the question: a sea cell is only ever forced by it.
+        low, high = (remaining - sea, remaining - 1) if mine else (remaining - sea + 1,
+                                                                   remaining)
+        _guarded_between(self.solver, self.pool, selector, self.frontier, low, high)
+        return selector
+
+    def minimal_core(self, query: list[int], prefer_drop: list[int]) -> list[int]:
+        """Selectors of a minimal unsatisfiable set (with ``query`` assumed), dropping the ones
+        early in ``prefer_drop`` first."""
+        everything = list(self.selectors)
+        if self.solver.solve(assumptions=everything + query):
+            raise ValueError("the selected constraints are satisfiable")
+        in_core = set(self.solver.get_core() or everything)
+        core = [s for s in prefer_drop if s in in_core]
+        i = 0
+        while i < len(core):
+            trial = core[:i] + core[i + 1:]
+            if self.solver.solve(assumptions=trial + query):
+                i += 1  # core[i] is needed
+            else:
+                # Removing from a set keeps earlier members needed, so only the tail shrinks.
+                smaller = set(self.solver.get_core() or trial)
+                core = [s for s in trial if s in smaller or s in core[:i]]
+        return core
+
+    def close(self) -> None:
+        self.solver.delete()
+
+
+def _flags_near(position: Position, clues: list[Cell]) -> tuple[Cell, ...]:
+    states = position.states
+    height, width = states.shape
+    found = {(r, c) for row, col in clues for r in range(row - 1, row + 2)
+             for c in range(col - 1, col + 2)
+             if 0 <= r < height and 0 <= c < width and states[r, c] == FLAG}
+    return tuple(sorted(found))
+
+
+def inconsistency(constraints: Constraints) -> InconsistentPosition:
+    """The error for a position that no layout satisfies, naming a minimal set of clues.
+
+    Returns (does not raise) the exception, so callers write ``raise inconsistency(c)``. When
+    flags count as mines and the position is consistent without them, the message says the
+    flags contradict the clues.
+
+    Examples
+    --------
+    >>> error = inconsistency(build(Position.from_text("1?1\\n...")))
+    >>> str(error)
+    'no layout satisfies the clues 1 at (0, 0), 0 at (1, 0)'
+    >>> error.clues, error.uses_mine_count
+    ([(0, 0), (1, 0)], False)
+    """
+    guarded = _Guarded(constraints)
+    try:
+        selectors = sorted(guarded.selectors, key=lambda s: (guarded.selectors[s] is not None,
+                                                            guarded.selectors[s] or (0, 0)))
+        core = guarded.minimal_core([], selectors)
+    finally:
+        guarded.close()
+    cells = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
+    uses_count = any(guarded.selectors[s] is None for s in core)
+    what = ", ".join(f"{constraints.position.number(cell)} at {cell}" for cell in cells)
+    if cells:
+        message = f"no layout satisfies the clues {what}"
+        if uses_count:
+            message += f" with {constraints.position.total_mines} mines in total"
+    else:
+        message = f"no layout has {constraints.position.total_mines} mines in total"
+    flags = _flags_near(constraints.position, cells)
+    if flags and not constraints.ignore_flags and _consistent(constraints.position):
+        message += (": the flags at " + ", ".join(map(str, flags)) + " contradict them "
+                    "(flags count as mines; ignore the flags to analyse without them)")
+    return InconsistentPosition(message, clues=cells, uses_mine_count=uses_count)
+
+
+def _consistent(position: Position) -> bool:
+    """Whether the position has a layout once flags are read as hidden cells."""
+    try:
+        constraints = build(position, ignore_flags=True)
+    except InconsistentPosition:
+        return False
+    guarded = _Guarded(constraints)
+    try:
+        return guarded.solver.solve(assumptions=list(guarded.selectors))
+    finally:
+        guarded.close()
+
+
+def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Explanation:
+    """Why ``cell`` is forced: a minimal set of clues (and maybe the mine count) that forces it.
+
+    Parameters
+    ----------
+    position : Position
+    cell : (row, col)
+        A hidden cell (or a flagged one when ``ignore_flags``) that is forced.
+    ignore_flags : bool
+        Read flags as hidden cells instead of mines.
+
+    Returns
+    -------
+    Explanation
+
+    Raises
+    ------
+    ValueError
+        If the cell is off the board, not hidden, or not forced.
+    InconsistentPosition
+        If no layout satisfies the position.
+
+    Notes
+    -----
+    Clues and the count are switched on by selector literals; the core of the failed question
+    "can the cell be otherwise?" is shrunk by deletion (farthest clues and the count tried first)
+    until no selector can go: O(k) solver calls for a core of k clues.
+
+    Examples
+    --------
+    >>> e = explain(Position.from_text("???\\n121"), (0, 1))
+    >>> e.verdict, e.clues, e.uses_mine_count
+    ('safe', [(1, 0), (1, 1), (1, 2)], False)
+    >>> e = explain(Position.from_text("mines: 1\\n???\\n1??"), (0, 2))
+    >>> e.verdict, e.clues, e.uses_mine_count
+    ('safe', [(1, 0)], True)
+    """
+    height, width = position.shape
+    row, col = cell
+    if not (0 <= row < height and 0 <= col < width):
+        raise ValueError(f"cell {cell} is off the {width}x{height} board")
+    state = position.state(cell)
+    if state >= 0:
+        raise ValueError(f"cell {cell} is revealed (it shows {state}), not hidden")
+    if state == MINE:
+        raise ValueError(f"cell {cell} shows a mine, not a hidden cell")
+    if state == FLAG and not ignore_flags:
+        raise ValueError(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
+                         "whether the flag is right")
+    assert state in (HIDDEN, FLAG)
+    constraints = build(position, ignore_flags=ignore_flags)
+    guarded = _Guarded(constraints)
+    try:
+        everything = list(guarded.selectors)
+        if not guarded.solver.solve(assumptions=everything):
+            raise inconsistency(constraints)
+        # Can the cell be a mine? Can it be safe? Exactly one answer must be no.
+        answers = {}
+        for mine in (True, False):
+            literal = guarded.query(cell, mine)
+            answers[mine] = literal is None or guarded.solver.solve(
+                assumptions=everything + [literal])
+        if answers[True] and answers[False]:
+            raise ValueError(f"cell {cell} is not forced: it is a mine in some layouts and safe "
+                             "in others")
+        is_mine = answers[True]
+        query = [guarded.query(cell, not is_mine)]
+
+        def drop_first(selector: int) -> tuple:
+            where = guarded.selectors[selector]
+            if where is None:
+                return (0, 0, (0, 0))
+            distance = max(abs(where[0] - row), abs(where[1] - col))
+            return (1, -distance, (-where[0], -where[1]))
+
+        core = guarded.minimal_core(query, sorted(everything, key=drop_first))
+    finally:
+        guarded.close()
+    clues = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
+    uses_count = cell not in guarded.var or any(guarded.selectors[s] is None for s in core)
+    return Explanation(cell, "mine" if is_mine else "safe", clues, uses_count,
+                       () if ignore_flags else _flags_near(position, clues),
+                       tuple(position.number(c) for c in clues))

@@ -1,0 +1,110 @@
+"""Tests for msanalysis.counting against the brute-force reference."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+import msanalysis.counting as counting
+from msanalysis.constraints import build
+from msanalysis.counting import count, count_component
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.position import Position
+from reference import enumerate_layouts, game_positions
+
+
+def _check(position: Position, ignore_flags: bool = False) -> None:
+    expected = enumerate_layouts(position, ignore_flags=ignore_flags)
+    try:
+        result = count(build(position, ignore_flags=ignore_flags))
+    except InconsistentPosition:
+        assert expected.solutions == 0
+        return
+    assert result.solutions == expected.solutions
+    probabilities = result.probabilities()
+    assert set(probabilities) == set(expected.unknown)
+    for cell in expected.unknown:
+        assert probabilities[cell] == expected.probability(cell), cell
+
+
+def test_counts_and_probabilities_match_brute_force():
+    for position in game_positions(300, start=1000):
+        _check(position)
+
+
+def test_tree_decomposition_path_matches_brute_force(monkeypatch):
+    # Force every component through a real tree decomposition, not one bag.
+    monkeypatch.setattr(counting, "_SINGLE_BAG_BOXES", 1)
+    for position in game_positions(200, start=2000, max_unknown=16):
+        _check(position)
+        _check(position, ignore_flags=True)
+
+
+def test_long_thin_frontier_matches_brute_force():
+    # 18 boxes in a chain: decomposed, not enumerated whole.
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        mines = rng.random(18) < 0.4
+        padded = np.concatenate([[0], mines, [0]]).astype(int)
+        clues = padded[:-2] + padded[1:-1] + padded[2:]
+        text = "?" * 18 + "\n" + "".join(map(str, clues))
+        _check(Position.from_text(text, total_mines=int(mines.sum())))
+        _check(Position.from_text(text))
+
+
+def test_long_row_of_ones_has_closed_form():
+    # A row of n hidden cells above a row of n "1"s: mines every third cell, so the count is the
+    # number of starting offsets that end correctly: small, whatever n. With n = 400 there are
+    # about 2**133 assignments of the frontier to prune: the count must go by width, not length.
+    for n in (30, 31, 32, 400):
+        position = Position.from_text("?" * n + "\n" + "1" * n)
+        expected = 0
+        for start in range(3):
+            mines = list(range(start, n, 3))
+            row = [0] * n
+            for m in mines:
+                row[m] = 1
+            ok = all(sum(row[max(0, i - 1):i + 2]) == 1 for i in range(n))
+            expected += ok
+        assert count(build(position)).solutions == expected
+
+
+def test_sea_weighting_with_binomials():
+    # One 1 with 3 neighbours and a sea of 4 cells; 2 mines in total.
+    position = Position.from_text("mines: 2\n1???\n????")
+    c = build(position)
+    result = count(c)
+    assert len(c.sea) == 4
+    assert result.solutions == 3 * comb(4, 1)
+    assert result.sea_probability() == Fraction(1, 4)
+    assert result.box_probability(0) == Fraction(1, 3)
+
+
+def test_unknown_total_counts_every_layout_once():
+    result = count(build(Position.from_text("1???\n????")))
+    assert result.solutions == 3 * 2 ** 4
+    assert result.sea_probability() == Fraction(1, 2)
+
+
+def test_component_polynomial_by_mine_count():
+    c = build(Position.from_text("???\n?2?\n???"))
+    part = count_component(c, c.components[0])
+    assert part.offset == 2 and part.layouts == (comb(8, 2),)
+    assert part.box_mines == ((2 * comb(8, 2),),)
+
+
+def test_inconsistent_component_raises():
+    with pytest.raises(InconsistentPosition):
+        count(build(Position.from_text("1?1\n...")))
+
+
+def test_deadline_raises_too_hard():
+    # A dense grid of clues: one big component with a wide decomposition.
+    rng = np.random.default_rng(1)
+    states = np.full((40, 40), -1, dtype=np.int8)
+    states[::2, ::2] = rng.integers(1, 4, size=(20, 20))
+    with pytest.raises(AnalysisTooHard):
+        count(build(Position(states)), deadline=0.0)

@@ -1,0 +1,118 @@
+"""Tests for msanalysis.sat: forced cells, explanations and cores, against brute force."""
+
+from __future__ import annotations
+
+import pytest
+
+import msanalysis.sat as sat
+from msanalysis.constraints import build
+from msanalysis.errors import InconsistentPosition
+from msanalysis.position import Position
+from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
+from reference import enumerate_layouts, game_positions
+
+
+def _sub(position, ignore_flags, clues, use_count):
+    return enumerate_layouts(position, ignore_flags=ignore_flags, clues=clues,
+                             use_count=use_count)
+
+
+def test_forced_cells_and_cores_match_brute_force():
+    for position in game_positions(300, start=3000):
+        for ignore_flags in (False, True):
+            expected = enumerate_layouts(position, ignore_flags=ignore_flags)
+            try:
+                safe, mines = forced_cells(build(position, ignore_flags=ignore_flags))
+            except InconsistentPosition as error:
+                assert expected.solutions == 0
+                # The named clues (with the count if said) cannot hold, and each one is needed.
+                assert _sub(position, ignore_flags, error.clues, error.uses_mine_count) \
+                    .solutions == 0
+                for clue in error.clues:
+                    rest = set(error.clues) - {clue}
+                    assert _sub(position, ignore_flags, rest, error.uses_mine_count).solutions
+                continue
+            assert expected.solutions > 0
+            assert safe == expected.forced_safe and mines == expected.forced_mines
+
+
+def test_explanations_force_the_cell_and_are_minimal():
+    checked = 0
+    for position in game_positions(150, start=4000):
+        try:
+            safe, mines = forced_cells(build(position))
+        except InconsistentPosition:
+            continue
+        for cell in sorted(safe | mines)[:4]:
+            e = explain(position, cell)
+            assert e.verdict == ("safe" if cell in safe else "mine")
+            assert e.clues == sorted(e.clues)
+            alone = _sub(position, False, e.clues, e.uses_mine_count)
+            assert cell in (alone.forced_safe if e.verdict == "safe" else alone.forced_mines)
+            for clue in e.clues:
+                fewer = _sub(position, False, set(e.clues) - {clue}, e.uses_mine_count)
+                assert cell not in fewer.forced_safe | fewer.forced_mines
+            if e.uses_mine_count:
+                without = _sub(position, False, e.clues, False)
+                assert cell not in without.forced_safe | without.forced_mines
+            checked += 1
+    assert checked > 100
+
+
+def test_endgame_decided_by_the_count_alone():
+    # The 1 holds the only mine: only the count says that the sea (columns 3-5) is safe.
+    position = Position.from_text("mines: 1\n??????\n?1????\n??????")
+    safe, mines = forced_cells(build(position))
+    assert safe == {(r, c) for r in range(3) for c in range(3, 6)} and not mines
+    e = explain(position, (0, 5))
+    assert e == Explanation((0, 5), "safe", [(1, 1)], True, (), (1,))
+    assert "the total mine count" in str(e)
+
+
+def test_sea_forced_mines_when_frontier_is_pinned():
+    # The 1 pins one mine on the frontier; the other two mines must fill the two sea cells.
+    position = Position.from_text("mines: 3\n1??\n???")
+    safe, mines = forced_cells(build(position))
+    assert not safe and mines == {(0, 2), (1, 2)}
+
+
+def test_per_component_and_joined_solvers_agree(monkeypatch):
+    for position in game_positions(80, start=5000):
+        position = position.with_total_mines(None)
+        try:
+            loose = forced_cells(build(position))
+        except InconsistentPosition:
+            continue
+        monkeypatch.setattr(sat, "_count_is_loose", lambda constraints: False)
+        assert forced_cells(build(position)) == loose
+        monkeypatch.undo()
+
+
+def test_explain_rejects_cells_that_are_not_hidden_or_not_forced():
+    position = Position.from_text("F1?\n?1?\n???")
+    with pytest.raises(ValueError, match="revealed"):
+        explain(position, (0, 1))
+    with pytest.raises(ValueError, match="flagged"):
+        explain(position, (0, 0))
+    with pytest.raises(ValueError, match="not forced"):
+        explain(position, (0, 2), ignore_flags=True)
+    with pytest.raises(ValueError, match="off the"):
+        explain(position, (5, 0))
+    e = explain(position, (0, 2))
+    assert e.verdict == "safe" and e.flags == ((0, 0),) and "as mines" in str(e)
+
+
+def test_flag_contradiction_is_reported_as_such():
+    # The flag fits the 1 below it, but then the 1-2-2-1 cannot hold.
+    position = Position.from_text("F???\n1221")
+    with pytest.raises(InconsistentPosition) as info:
+        forced_cells(build(position))
+    assert "flags" in str(info.value) and "contradict" in str(info.value)
+    forced_cells(build(position, ignore_flags=True))
+
+
+def test_inconsistency_names_the_count():
+    position = Position.from_text("mines: 3\n???\n121\n...")
+    error = inconsistency(build(position))
+    assert error.uses_mine_count and error.clues
+    assert "3 mines in total" in str(error)
