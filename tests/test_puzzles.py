@@ -102,3 +102,90 @@ def test_the_readme_documents_every_file():
              and p.name != "answers.json"]
     missing = [str(p.relative_to(PUZZLES)) for p in files if p.name not in readme]
     assert missing == []
+
+
+# -- positions ----------------------------------------------------------------------------------
+
+POSITIONS = PUZZLES / "positions"
+POSITION_ANSWERS = json.loads((POSITIONS / "answers.json").read_text())
+
+
+def recorded(answer: dict) -> dict:
+    """The recorded answer in the shape compared below: cells as tuples, exact fractions."""
+    from fractions import Fraction
+
+    if answer.get("inconsistent"):
+        return {"inconsistent": True}
+    probabilities = {tuple(cell): Fraction(p) for p, cells in answer["probabilities"].items()
+                     for cell in cells}
+    return {"solutions": int(answer["solutions"]),
+            "forced_safe": {tuple(c) for c in answer["forced_safe"]},
+            "forced_mines": {tuple(c) for c in answer["forced_mines"]},
+            "requires_guess": answer["requires_guess"],
+            "best_guess": None if answer.get("best_guess") is None else tuple(answer["best_guess"]),
+            "probabilities": probabilities}
+
+
+def analysed(position, **options) -> dict:
+    from msanalysis.analysis import analyze
+    from msanalysis.errors import InconsistentPosition
+
+    try:
+        analysis = analyze(position, **options)
+        solutions = analysis.solutions
+    except InconsistentPosition:
+        return {"inconsistent": True}
+    undecided = (set(analysis.constraints.unknown) - analysis.forced_safe
+                 - analysis.forced_mines)
+    return {"solutions": solutions, "forced_safe": set(analysis.forced_safe),
+            "forced_mines": set(analysis.forced_mines),
+            "requires_guess": analysis.requires_guess, "best_guess": analysis.best_guess,
+            "probabilities": {cell: analysis.exact_probability(cell) for cell in undecided}}
+
+
+def enumerated(position, **options) -> dict:
+    """The same facts from tests/reference.py's brute force, for positions small enough."""
+    from reference import enumerate_layouts
+
+    ref = enumerate_layouts(position, **options)
+    if ref.solutions == 0:
+        return {"inconsistent": True}
+    undecided = [c for c in ref.unknown if c not in ref.forced_safe and c not in ref.forced_mines]
+    over = not undecided and not ref.forced_safe
+    requires_guess = not over and not ref.forced_safe
+    probabilities = {cell: ref.probability(cell) for cell in undecided}
+    best = min(undecided, key=lambda c: (probabilities[c], c)) if requires_guess else None
+    return {"solutions": ref.solutions, "forced_safe": set(ref.forced_safe),
+            "forced_mines": set(ref.forced_mines), "requires_guess": requires_guess,
+            "best_guess": best, "probabilities": probabilities}
+
+
+def variants(name: str):
+    """(label, position, analyze options, recorded answer) for a file and its variants."""
+    from msanalysis.position import Position
+
+    position = Position.load(POSITIONS / name)
+    answer = POSITION_ANSWERS[name]
+    yield "as recorded", position, {}, answer
+    if "ignore_flags" in answer:
+        yield "flags ignored", position, {"ignore_flags": True}, answer["ignore_flags"]
+    if "without_count" in answer:
+        yield "without the count", position.with_total_mines(None), {}, answer["without_count"]
+
+
+def test_every_position_file_has_a_recorded_answer():
+    files = sorted(p.name for p in POSITIONS.iterdir() if p.suffix in (".txt", ".mine"))
+    assert files == sorted(POSITION_ANSWERS)
+    assert len(files) >= 30
+
+
+@pytest.mark.parametrize("name", sorted(POSITION_ANSWERS))
+def test_position_answers_match_the_analysis_and_brute_force(name):
+    from reference import MAX_UNKNOWN
+
+    for label, position, options, answer in variants(name):
+        expected = recorded(answer)
+        assert analysed(position, **options) == expected, label
+        unknown = len(position.hidden) + (len(position.flags) if options.get("ignore_flags") else 0)
+        if unknown <= MAX_UNKNOWN:
+            assert enumerated(position, **options) == expected, label
