@@ -290,12 +290,11 @@ class _Canvas:
                  f'y="{_num(self.y(row) + self.s / 2 + 0.36 * size)}" font-size="{_num(size)}" '
                  f'fill="{fill}"{weight}>{escape(label)}</text>')
 
-    def outline(self, row: int, col: int, colour: str, width: float, dash: bool = False) -> None:
+    def outline(self, row: int, col: int, colour: str, width: float) -> None:
         inset = width / 2
-        dashes = f' stroke-dasharray="{_num(self.s / 5)},{_num(self.s / 8)}"' if dash else ""
         self.add(f'<rect x="{_num(self.x(col) + inset)}" y="{_num(self.y(row) + inset)}" '
                  f'width="{_num(self.s - 2 * inset)}" height="{_num(self.s - 2 * inset)}" '
-                 f'fill="none" stroke="{colour}" stroke-width="{_num(width)}"{dashes}/>')
+                 f'fill="none" stroke="{colour}" stroke-width="{_num(width)}"/>')
 
 
 def _draw_cells(canvas: _Canvas) -> None:
@@ -457,10 +456,9 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
         else:
             colour = {"guess": _GUESS, "explained": _HIGHLIGHT, "clue": _CLUE,
                       "highlight": _HIGHLIGHT}[kind]
-            dash = ' stroke-dasharray="4,2"' if kind == "guess" else ""
             canvas.add(f'<rect x="{_num(sx + 1.5)}" y="{_num(sy + 1.5)}" '
                        f'width="{_num(box - 3)}" height="{_num(box - 3)}" fill="{_FACE}" '
-                       f'stroke="{colour}" stroke-width="3"{dash}/>')
+                       f'stroke="{colour}" stroke-width="3"/>')
         canvas.add(f'<text x="{_num(sx + swatch + 5)}" y="{_num(sy + box - 2.5)}">'
                    f'{escape(label)}</text>')
         x += width + gap
@@ -551,7 +549,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     # Outlines go last so that neighbouring cells never paint over them.
     line = max(2.0, cell * 0.11)
     if scene.best_guess is not None:
-        canvas.outline(*scene.best_guess, _GUESS, line, dash=True)
+        canvas.outline(*scene.best_guess, _GUESS, line * 1.3)
     for row, col in marked:
         canvas.outline(row, col, _HIGHLIGHT, line)
     for row, col in scene.conflict:
