@@ -30,7 +30,8 @@ class _OutOfTime(Exception):
     pass
 
 
-def backtrack(clues: np.ndarray, *, rule: str = "mosaic", time_limit: float | None = None) -> Board | None:
+def backtrack(clues: np.ndarray, *, rule: str = "mosaic",
+              time_limit: float | None = None) -> Board | None:
     """Find one layout for a full grid of numbers with seed 003's backtracking.
 
     Parameters
@@ -62,11 +63,15 @@ def backtrack(clues: np.ndarray, *, rule: str = "mosaic", time_limit: float | No
     O(2^(height*width) * height * width) in the worst case, as the seed says: every node of the
     search scans the whole grid twice.
     """
+    if rule not in ("mosaic", "classic"):
+        raise ValueError(f"unknown rule {rule!r} (expected 'mosaic' or 'classic')")
     arr = [list(map(int, row)) for row in np.asarray(clues).tolist()]
     if any(v < 0 for row in arr for v in row):
         raise ValueError("seed 003's backtracking needs every clue; this grid has unknown ones")
-    offsets = [(dx, dy) for dx, dy in zip(_SEED_DX, _SEED_DY) if rule == "mosaic" or (dx, dy) != (0, 0)]
-    solver = _Backtracker(arr, offsets, None if time_limit is None else time.perf_counter() + time_limit)
+    offsets = [(dx, dy) for dx, dy in zip(_SEED_DX, _SEED_DY)
+               if rule == "mosaic" or (dx, dy) != (0, 0)]
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    solver = _Backtracker(arr, offsets, deadline)
     # The recursion goes one level per cell: allow that many frames (restored afterwards).
     old_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old_limit, 2 * solver.n * solver.m + 1000))

@@ -109,7 +109,8 @@ class NumberGrid:
         bad = (array < UNKNOWN) | (array > _capacity(*array.shape, rule))
         if bad.any():
             row, col = (int(i) for i in np.argwhere(bad)[0])
-            raise ValueError(f"cell ({row}, {col}): {_impossible(int(array[row, col]), row, col, array.shape, rule)}")
+            why = _impossible(int(array[row, col]), row, col, array.shape, rule)
+            raise ValueError(f"cell ({row}, {col}): {why}")
         array = array.astype(np.int8)
         array.setflags(write=False)
         self._clues = array
@@ -134,22 +135,23 @@ class NumberGrid:
         msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule: this cell's number counts 0 cells
         """
         _check_rule(rule)
-        rows: list[list[int]] = []
+        rows: list[np.ndarray] = []
         where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row
         for number, raw in enumerate(text.splitlines(), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
             first = len(raw) - len(raw.lstrip()) + 1
-            row = []
-            for offset, char in enumerate(line):
-                if char == "?":
-                    row.append(UNKNOWN)
-                elif "0" <= char <= "9":
-                    row.append(int(char))
-                else:
-                    raise ParseError(f"unknown character {char!r} in a number grid "
-                                     "(expected a digit or '?')", line=number, column=first + offset)
+            # One code point per character, checked with numpy: a 1000x1000 grid is a million
+            # characters, too many for a per-character Python loop.
+            codes = np.frombuffer(line.encode("utf-32-le"), dtype=np.uint32)
+            unknown = codes == ord("?")
+            wrong = ~(unknown | ((codes >= ord("0")) & (codes <= ord("9"))))
+            if wrong.any():
+                offset = int(np.argmax(wrong))
+                raise ParseError(f"unknown character {line[offset]!r} in a number grid (expected "
+                                 "a digit or '?')", line=number, column=first + offset)
+            row = np.where(unknown, UNKNOWN, codes.astype(np.int16) - ord("0"))
             if rows and len(row) != len(rows[0]):
                 raise ParseError(f"row has {len(row)} cells, the first row has {len(rows[0])}",
                                  line=number, column=first + min(len(row), len(rows[0])))
@@ -305,22 +307,23 @@ class Reconstruction:
     def layouts(self) -> Iterator[Board]:
         """The layouts found (at most ``limit`` of them), as :class:`Board` objects, lazily.
 
-        Components are independent, so every combination of their solutions is a layout.
+        Components are independent, so every combination of their solutions is a layout; cells
+        no clue counts take both values.
         """
         if self.count == 0 or self._base is None:
             return iter(())
-        choices = [solutions for _, solutions in self._parts]
-        choices += [(np.zeros(1, dtype=bool), np.ones(1, dtype=bool))] * len(self._free)
-        cells = [cells for cells, _ in self._parts] + [self._free[i:i + 1] for i in range(len(self._free))]
-        combos = itertools.product(*choices)
-        return (self._board(cells, combo) for combo in itertools.islice(combos, self._limit))
+        return itertools.islice(self._all_layouts(), self._limit)
 
-    def _board(self, cells: list[np.ndarray], combo: tuple[np.ndarray, ...]) -> Board:
-        flat = self._base.copy()
-        for where, values in zip(cells, combo):
-            flat[where] = values
-        padded = flat.reshape(self.height + 2 * _PAD, self.width + 2 * _PAD)
-        return Board(padded[_PAD:-_PAD, _PAD:-_PAD])
+    def _all_layouts(self) -> Iterator[Board]:
+        shape = (self.height + 2 * _PAD, self.width + 2 * _PAD)
+        # Generators, not lists: 2^free combinations must never be built up front.
+        for combo in itertools.product(*[solutions for _, solutions in self._parts]):
+            for bits in itertools.product((False, True), repeat=len(self._free)):
+                flat = self._base.copy()
+                for (cells, _), values in zip(self._parts, combo):
+                    flat[cells] = values
+                flat[self._free] = bits
+                yield Board(flat.reshape(shape)[_PAD:-_PAD, _PAD:-_PAD])
 
     @cached_property
     def first(self) -> Board | None:
@@ -564,7 +567,8 @@ def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
     has_unknown = unknown.any(axis=1)
     cells, around, unknown = cells[has_unknown], around[has_unknown], unknown[has_unknown]
     need = clue_flat[cells].astype(np.int64) - (flat[around] == 1).sum(axis=1)
-    frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel], dtype=np.int64)
+    frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel],
+                          dtype=np.int64)
     masks = (unknown.astype(np.int64) << frame_bits[None, :]).sum(axis=1)
     mask_at = np.zeros(flat.size, dtype=np.int64)
     need_at = np.zeros(flat.size, dtype=np.int64)
@@ -596,19 +600,22 @@ def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
                 safes.append(base[hit] + dr2 * grid.stride + dc2)
     if not mines:
         return None
-    mine_cells = np.unique(np.concatenate(mines))
-    safe_cells = np.unique(np.concatenate(safes))
-    clash = np.intersect1d(mine_cells, safe_cells)
+    # Boolean marks rather than np.unique: sorting is the slow way to deduplicate cells here.
+    mine = np.zeros(flat.size, dtype=bool)
+    safe = np.zeros(flat.size, dtype=bool)
+    mine[np.concatenate(mines)] = True
+    safe[np.concatenate(safes)] = True
+    clash = np.flatnonzero(mine & safe)
     if clash.size:
         return _Unsatisfiable(grid.cell(int(clash[0])))
-    if not mine_cells.size and not safe_cells.size:
+    if not mine.any() and not safe.any():
         return None
-    flat[mine_cells] = 1
-    flat[safe_cells] = 0
+    flat[mine] = 1
+    flat[safe] = 0
     return True
 
 
-def _components(flat: np.ndarray, grid: _Padded):
+def _components(flat: np.ndarray, grid: _Padded) -> tuple[list, np.ndarray]:
     """Split the unknown cells into groups linked by shared clues.
 
     Returns (components, free): each component is (cells, constraints, a clue cell), with cells
@@ -619,15 +626,16 @@ def _components(flat: np.ndarray, grid: _Padded):
     cells stay out of Python loops; only the (small) leftover goes through per-clue Python.
     """
     clue_flat = grid.clues.ravel()
-    unknown_cells = np.flatnonzero(flat == UNKNOWN)
     clues = np.flatnonzero(clue_flat != UNKNOWN)
     around = clues[:, None] + grid.offsets[None, :]
     unknown = flat[around] == UNKNOWN
     keep = unknown.any(axis=1)
     clues, around, unknown = clues[keep], around[keep], unknown[keep]
     need = clue_flat[clues].astype(np.int64) - (flat[around] == 1).sum(axis=1)
-    covered = np.unique(around[unknown])
-    free = np.setdiff1d(unknown_cells, covered)
+    counted = np.zeros(flat.size, dtype=bool)
+    counted[around[unknown]] = True
+    covered = np.flatnonzero(counted)
+    free = np.flatnonzero((flat == UNKNOWN) & ~counted)
     if not clues.size:
         return [], free
     label = np.full(flat.size, _BIG, dtype=np.int64)
@@ -663,8 +671,10 @@ def _components(flat: np.ndarray, grid: _Padded):
     components = []
     for g in range(len(starts)):
         lo, hi = int(clue_bounds[g]), int(clue_bounds[g + 1])
-        constraints = [([v for v in local_around[i] if v >= 0], need_sorted[i]) for i in range(lo, hi)]
-        components.append((cells_sorted[bounds[g]:bounds[g + 1]], constraints, int(clues_sorted[lo])))
+        constraints = [([v for v in local_around[i] if v >= 0], need_sorted[i])
+                       for i in range(lo, hi)]
+        cells = cells_sorted[bounds[g]:bounds[g + 1]]
+        components.append((cells, constraints, int(clues_sorted[lo])))
     return components, free
 
 
