@@ -35,7 +35,7 @@ class Game:
     ----------
     board : Board
         The mine layout (see :func:`msanalysis.rules.generate`).
-    rules : {"safe-cell", "unsafe", "safe-opening", "windows-xp"}
+    rules : {"safe-cell", "unsafe", "safe-opening", "windows-xp", "no-guess"}
         Only ``windows-xp`` changes the game itself: its first click moves a mine away. The other
         rules are properties of how the layout was generated for the first click.
 

@@ -8,6 +8,8 @@ The rules differ only in how the first click is protected:
   click (seed 002), so the first click always opens a cascade.
 - ``windows-xp``: uniformly random, then a mine under the first click moves to the top-left
   cell, or the next free cell to its right, row by row (seed 001).
+- ``no-guess``: ``safe-opening`` layouts drawn until one can be won from the first click by
+  logic alone (:mod:`msanalysis.noguess`).
 
 Mines are always drawn without replacement, never by a per-cell coin flip (seed 004 notes why:
 that gives no fixed mine count). Playing the layout is :mod:`msanalysis.game`'s job.
@@ -31,7 +33,7 @@ DIFFICULTIES: dict[str, tuple[int, int, int]] = {
 }
 """Standard sizes as ``(width, height, mines)``; expert is 30 columns by 16 rows."""
 
-RULES = ("unsafe", "safe-cell", "safe-opening", "windows-xp")
+RULES = ("unsafe", "safe-cell", "safe-opening", "windows-xp", "no-guess")
 """The first-click rules :func:`generate` implements."""
 
 
@@ -66,14 +68,14 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
 
 
 def default_first_click(rules: str) -> Cell:
-    """Where a game starts by default: (3, 3) under ``safe-opening``, else the corner (0, 0).
+    """Where a game starts by default: (3, 3) for ``safe-opening``/``no-guess``, else (0, 0).
 
     Examples
     --------
     >>> default_first_click("safe-opening"), default_first_click("windows-xp")
     ((3, 3), (0, 0))
     """
-    return (3, 3) if rules == "safe-opening" else (0, 0)
+    return (3, 3) if rules in ("safe-opening", "no-guess") else (0, 0)
 
 
 def windows_xp_move(board: Board, first_click: Cell) -> Board:
@@ -112,7 +114,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         Board size; any positive size, not only the standard difficulties.
     mines : int
         Number of mines.
-    rules : {"unsafe", "safe-cell", "safe-opening", "windows-xp"}
+    rules : {"unsafe", "safe-cell", "safe-opening", "windows-xp", "no-guess"}
         How the first click is protected (see the module docstring).
     first_click : (row, col), optional
         Required by ``safe-cell`` and ``safe-opening``; with ``windows-xp`` the returned board is
@@ -148,8 +150,14 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     cells = width * height
     if first_click is not None:
         _check_cell(first_click, width, height)
-    elif rules in ("safe-cell", "safe-opening"):
+    elif rules in ("safe-cell", "safe-opening", "no-guess"):
         raise ValueError(f"rules {rules!r} need the first click")
+    if rules == "no-guess":
+        # Imported here: checking a layout plays it with the analysis engine, which the other
+        # rules do not need.
+        from msanalysis.noguess import generate_no_guess
+
+        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed)
     rng = random.Random(seed)
 
     if rules in ("unsafe", "windows-xp"):
