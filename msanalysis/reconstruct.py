@@ -491,19 +491,31 @@ def _search(clues: np.ndarray, rule: str, engine: str, limit: int | None, deadli
     components, free = _components(flat, grid)
     solve = _solve_sat if engine == "sat" else _solve_cpsat
     count = 2 ** len(free)  # nothing constrains a free cell: both values work
-    exhaustive = True
-    parts = []
+    parts = []  # [cells, constraints, solutions, exhausted] per component
+    # First pass: one solution per component, two while uniqueness is open, so that a long
+    # enumeration in one component cannot hide that another one has no solution at all.
     for cells, constraints, first_clue in components:
-        need = None if limit is None else max(1, -(-limit // count))  # integer ceil
-        solutions, exhausted = solve(len(cells), constraints, need, deadline)
+        want = 2 if limit is None else min(2, max(1, -(-limit // count)))  # integer ceil
+        solutions, exhausted = solve(len(cells), constraints, want, deadline, [])
         if not solutions:
             if exhausted:
                 return _Unsatisfiable(grid.cell(first_clue))
             return _Found(0, False, None, [], free, timed_out_undecided=True)
-        exhaustive = exhaustive and exhausted
         count *= len(solutions)
-        parts.append((cells, solutions))
-    return _Found(count, exhaustive, flat == 1, parts, free)
+        parts.append([cells, constraints, solutions, exhausted])
+    # Second pass: more solutions where the limit asks for them (counts multiply).
+    for part in parts:
+        cells, constraints, solutions, exhausted = part
+        others = count // len(solutions)
+        need = None if limit is None else -(-limit // others)
+        if exhausted or (need is not None and len(solutions) >= need):
+            continue
+        more, part[3] = solve(len(cells), constraints,
+                              None if need is None else need - len(solutions), deadline, solutions)
+        solutions += more
+        count = others * len(solutions)
+    exhaustive = all(part[3] for part in parts)
+    return _Found(count, exhaustive, flat == 1, [(p[0], p[2]) for p in parts], free)
 
 
 def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsatisfiable:
@@ -681,8 +693,11 @@ def _components(flat: np.ndarray, grid: _Padded) -> tuple[list, np.ndarray]:
 # -- engines ------------------------------------------------------------------------------------
 
 def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
-               deadline: float | None) -> tuple[list[np.ndarray], bool]:
-    """Up to ``need`` solutions of one component with Minicard; (solutions, proved no more)."""
+               deadline: float | None, known: list[np.ndarray]) -> tuple[list[np.ndarray], bool]:
+    """Up to ``need`` new solutions of one component with Minicard, other than ``known``.
+
+    Returns (solutions, proved that there are no more).
+    """
     from pysat.solvers import Solver
 
     solutions: list[np.ndarray] = []
@@ -693,6 +708,9 @@ def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | 
             # "exactly k of n" is at most k of the cells and at most n - k of their negations.
             solver.add_atmost(lits, mines)
             solver.add_atmost([-lit for lit in lits], len(lits) - mines)
+        for solution in known:
+            solver.add_clause([-(v + 1) if value else v + 1
+                               for v, value in enumerate(solution.tolist())])
         while need is None or len(solutions) < need:
             status = _solve_before(solver, deadline)
             if status is None:
@@ -723,14 +741,20 @@ def _solve_before(solver, deadline: float | None) -> bool | None:
 
 
 def _solve_cpsat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
-                 deadline: float | None) -> tuple[list[np.ndarray], bool]:
-    """Up to ``need`` solutions of one component with CP-SAT; (solutions, proved no more)."""
+                 deadline: float | None, known: list[np.ndarray]) -> tuple[list[np.ndarray], bool]:
+    """Up to ``need`` new solutions of one component with CP-SAT, other than ``known``.
+
+    Returns (solutions, proved that there are no more).
+    """
     from ortools.sat.python import cp_model
 
     model = cp_model.CpModel()
     cells = [model.new_bool_var(f"c{v}") for v in range(size)]
     for members, mines in constraints:
         model.add(sum(cells[v] for v in members) == mines)
+    for solution in known:  # differ from it somewhere
+        model.add_bool_or([cell.Not() if value else cell
+                           for cell, value in zip(cells, solution.tolist())])
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1  # several workers may report the same solution twice

@@ -352,6 +352,18 @@ def test_time_limit_is_reported():
         reconstruct(puzzle, time_limit=1e-9, propagate=False)
 
 
+@pytest.mark.parametrize("engine", ENGINES)
+def test_time_limit_stops_a_long_enumeration(engine):
+    board = random_board(30, 30, seed=1, density=0.22)
+    rng = np.random.default_rng(0)
+    puzzle = NumberGrid.from_board(board).with_unknown(
+        tuple(c) for c in np.argwhere(rng.random((30, 30)) < 0.75))
+    # One second: the first CP-SAT call also pays for loading OR-Tools.
+    result = reconstruct(puzzle, engine=engine, limit=None, time_limit=1.0)
+    assert not result.exhaustive and result.unique is False and result.count > 10 ** 20
+    assert shows(result.first, puzzle)
+
+
 def test_reconstruction_object():
     result = reconstruct("1?", limit=None)
     assert isinstance(result, Reconstruction)
