@@ -98,37 +98,22 @@ def full_grids(sizes, cap: float) -> None:
     print("(not run) = a smaller grid already exceeded the cap under this rule.")
 
 
-def engines_alone(sizes) -> None:
+def compare_engines(title: str, sizes, seed: int, hide: float, **options) -> None:
+    """Median time of each engine on 3 boards per size and rule, ``hide`` of the numbers hidden."""
     rows = []
     for width, height in sizes:
-        layouts = boards(width, height, 3, seed=7 + width)
-        for rule in RULES:
-            grids = [NumberGrid.from_board(b, rule=rule) for b in layouts]
-            medians = {engine: statistics.median(timed(g, b, engine=engine, propagate=False)
-                                                 for g, b in zip(grids, layouts))
-                       for engine in ENGINES}
-            rows.append([f"{width}x{height}", rule, show(medians["sat"]), show(medians["cpsat"]),
-                         f"{medians['cpsat'] / medians['sat']:.1f}x"])
-    print_table("The engines alone: whole grid, no local reasoning (propagate=False), 3 boards",
-                ["size", "rule", "sat median", "cpsat median", "cpsat / sat"], rows)
-
-
-def partial_grids(sizes) -> None:
-    rows = []
-    for width, height in sizes:
-        layouts = boards(width, height, 3, seed=11 + width)
+        layouts = boards(width, height, 3, seed=seed + width)
         for rule in RULES:
             rng = np.random.default_rng(width)
-            grids = [NumberGrid(np.where(rng.random((height, width)) < 0.4, -1,
+            grids = [NumberGrid(np.where(rng.random((height, width)) < hide, -1,
                                          NumberGrid.from_board(b, rule=rule).clues), rule=rule)
                      for b in layouts]
-            medians = {engine: statistics.median(timed(g, b, engine=engine)
+            medians = {engine: statistics.median(timed(g, b, engine=engine, **options)
                                                  for g, b in zip(grids, layouts))
                        for engine in ENGINES}
             rows.append([f"{width}x{height}", rule, show(medians["sat"]), show(medians["cpsat"]),
                          f"{medians['cpsat'] / medians['sat']:.1f}x"])
-    print_table("Partial grids: 40% of the numbers hidden, limit=2, 3 boards",
-                ["size", "rule", "sat median", "cpsat median", "cpsat / sat"], rows)
+    print_table(title, ["size", "rule", "sat median", "cpsat median", "cpsat / sat"], rows)
 
 
 def main() -> None:
@@ -142,8 +127,10 @@ def main() -> None:
     for engine in ENGINES:
         reconstruct("?1", engine=engine, propagate=False)
     full_grids(sizes, cap)
-    engines_alone([s for s in sizes if s[0] <= 100])
-    partial_grids([s for s in sizes if s[0] >= 30])
+    compare_engines("The engines alone: whole grid, no local reasoning (propagate=False), 3 boards",
+                    [s for s in sizes if s[0] <= 100], seed=7, hide=0.0, propagate=False)
+    compare_engines("Partial grids: 40% of the numbers hidden, limit=2, 3 boards",
+                    [s for s in sizes if s[0] >= 30], seed=11, hide=0.4)
 
 
 if __name__ == "__main__":

@@ -235,7 +235,7 @@ def reconstruct_command(
     file: Annotated[Path, typer.Argument(help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
     rule: Annotated[ReconstructRule, typer.Option(help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the cell.")] = ReconstructRule.classic,
     engine: Annotated[ReconstructEngine, typer.Option(help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
-    limit: Annotated[Optional[int], typer.Option(help="Stop once this many layouts are known [default: 2, enough for uniqueness].")] = None,
+    limit: Annotated[Optional[int], typer.Option(help="Stop once this many layouts are known (default 2: enough to settle uniqueness).")] = None,
     all_layouts: Annotated[bool, typer.Option("--all", help="Count every layout exactly.")] = False,
     time_limit: Annotated[float, typer.Option(help="Seconds of search before stopping with what is known.")] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,

@@ -561,6 +561,22 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsati
         state = flat.reshape(grid.clues.shape)[_PAD:-_PAD, _PAD:-_PAD].copy()
 
 
+def _active_clues(flat: np.ndarray, grid: _Padded):
+    """The known clues that still count an unknown cell, as padded flat indices.
+
+    Returns (clues, around, unknown, need): the cells each clue counts (one row per clue), which
+    of them are unknown, and how many mines each clue still needs among them.
+    """
+    clue_flat = grid.clues.ravel()
+    clues = np.flatnonzero(clue_flat != UNKNOWN)
+    around = clues[:, None] + grid.offsets[None, :]
+    unknown = flat[around] == UNKNOWN
+    keep = unknown.any(axis=1)
+    clues, around, unknown = clues[keep], around[keep], unknown[keep]
+    need = clue_flat[clues].astype(np.int64) - (flat[around] == 1).sum(axis=1)
+    return clues, around, unknown, need
+
+
 def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
     """One pass of the pair rule over every two overlapping active clues, in place on ``flat``.
 
@@ -572,13 +588,7 @@ def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
 
     Returns True when cells were settled, None when nothing changed, or _Unsatisfiable.
     """
-    clue_flat = grid.clues.ravel()
-    cells = np.flatnonzero(clue_flat != UNKNOWN)
-    around = cells[:, None] + grid.offsets[None, :]
-    unknown = flat[around] == UNKNOWN
-    has_unknown = unknown.any(axis=1)
-    cells, around, unknown = cells[has_unknown], around[has_unknown], unknown[has_unknown]
-    need = clue_flat[cells].astype(np.int64) - (flat[around] == 1).sum(axis=1)
+    cells, around, unknown, need = _active_clues(flat, grid)
     frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel],
                           dtype=np.int64)
     masks = (unknown.astype(np.int64) << frame_bits[None, :]).sum(axis=1)
@@ -637,13 +647,7 @@ def _components(flat: np.ndarray, grid: _Padded) -> tuple[list, np.ndarray]:
     Labels spread by min-label propagation with pointer jumping, all in numpy, so a million
     cells stay out of Python loops; only the (small) leftover goes through per-clue Python.
     """
-    clue_flat = grid.clues.ravel()
-    clues = np.flatnonzero(clue_flat != UNKNOWN)
-    around = clues[:, None] + grid.offsets[None, :]
-    unknown = flat[around] == UNKNOWN
-    keep = unknown.any(axis=1)
-    clues, around, unknown = clues[keep], around[keep], unknown[keep]
-    need = clue_flat[clues].astype(np.int64) - (flat[around] == 1).sum(axis=1)
+    clues, around, unknown, need = _active_clues(flat, grid)
     counted = np.zeros(flat.size, dtype=bool)
     counted[around[unknown]] = True
     covered = np.flatnonzero(counted)

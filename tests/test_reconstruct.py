@@ -14,16 +14,11 @@ from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstru
 from msanalysis._backtrack import backtrack
 from msanalysis.reconstruct import ENGINES, RULES
 
-SEED_003 = """\
-001110022
-001110022
-001110011
-001221000
-012321000
-123321000
-122211011
-222111011
-111111011"""
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
+ANSWERS = json.loads((PUZZLES / "answers.json").read_text())
+SEED_003 = (PUZZLES / "seed003-mosaic.txt").read_text()  # the grid of seed 003's example
+
+# The layout of seed 003's 9x9 example (mosaic rule); checked against its numbers below.
 SEED_003_LAYOUT = """\
 ........*
 ...*....*
@@ -248,6 +243,7 @@ def test_full_grids_of_random_boards(engine, rule):
 
 
 def test_seed_003_example():
+    assert shows(Board.from_text(SEED_003_LAYOUT), NumberGrid.from_text(SEED_003, rule="mosaic"))
     for engine in ENGINES:
         result = reconstruct(SEED_003, rule="mosaic", engine=engine, limit=None)
         assert (result.count, result.unique, result.exhaustive) == (1, True, True)
@@ -394,8 +390,6 @@ def test_pictures_for_jupyter():
 
 # -- the puzzles collection -----------------------------------------------------------------------
 
-PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
-ANSWERS = json.loads((PUZZLES / "answers.json").read_text())
 
 
 def test_every_puzzle_file_has_an_answer():
