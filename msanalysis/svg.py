@@ -388,14 +388,27 @@ def _draw_coordinates(canvas: _Canvas) -> None:
     canvas.add('</g>')
 
 
+def _shaded_cells(scene: _Scene) -> list[Cell]:
+    """Cells shaded by probability (hidden, undecided, with a number to write)."""
+    if scene.probabilities is None:
+        return []
+    states = scene.states
+    return [(row, col) for row in range(scene.height) for col in range(scene.width)
+            if _unknown(scene, int(states[row, col]))
+            and (row, col) not in scene.forced_safe and (row, col) not in scene.forced_mines
+            and not math.isnan(scene.probabilities[row, col])]
+
+
 def _legend_items(scene: _Scene, explained, highlight: list[Cell]) -> list[tuple[str, str]]:
     """(swatch kind, label) pairs for the legend under an analysis."""
     items = []
-    if scene.is_analysis:
+    if scene.forced_safe:
         items.append(("safe", "forced safe"))
+    if scene.forced_mines:
         items.append(("mine", "forced mine"))
-        if scene.probabilities is not None:
-            items.append(("ramp", "chance of a mine"))
+    if _shaded_cells(scene):
+        items.append(("ramp", "chance of a mine"))
+    if scene.is_analysis:
         if scene.best_guess is not None:
             row, col = scene.best_guess
             items.append(("guess", f"best guess ({row}, {col})"))

@@ -340,3 +340,25 @@ def test_ignoring_flags_shades_the_flags_by_their_probability():
              for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("fill") != "none"}
     assert fills[(0, 1)] == svg.probability_colour(ignored.probability((0, 1)))
     assert symbols(root, "flag") == [(0, 1)]
+
+
+def test_legend_lists_only_what_the_picture_shows():
+    from msanalysis.analysis import analyze
+
+    solved = svg.board(analyze(Position.from_text("???\n121\n...")))
+    assert "forced safe" in solved and "forced mine" in solved
+    assert "chance of a mine" not in solved  # every cell is decided
+    guess = svg.board(analyze(Position.from_text("mines: 1\n??\n11\n..")))
+    assert "chance of a mine" in guess and "forced" not in guess
+    assert "<text" not in svg.board(POSITION, coordinates=False, legend=False).split("</g>")[-1]
+
+
+def test_cli_analyze_writes_the_analysis_picture(tmp_path):
+    from msanalysis.analysis import analyze
+
+    source = tmp_path / "endgame.txt"
+    COUNT_ENDGAME.save(source)
+    out = tmp_path / "endgame.svg"
+    result = CliRunner().invoke(app, ["analyze", str(source), "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text() == svg.board(analyze(COUNT_ENDGAME))
