@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench html clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
+
+# Every notebook as HTML under build/notebooks/, to read them as a reader would (not committed).
+html: $(STAMP)
+	$(BIN)/jupyter nbconvert --to html --output-dir build/notebooks notebooks/*.ipynb
 
 clean:
 	rm -rf $(VENV)
