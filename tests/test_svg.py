@@ -6,6 +6,7 @@ so every mark's position tells which cell it belongs to.
 
 import subprocess
 import sys
+from pathlib import Path
 import xml.etree.ElementTree as ET
 
 import numpy as np
@@ -206,18 +207,18 @@ def test_expert_picture_is_deterministic_and_compact():
     assert len(first) < 200_000
 
 
+def written_svg(tmp_path, command: str, text: str) -> str:
+    """Run ``msanalysis COMMAND FILE --svg OUT`` on ``text`` and return what it wrote."""
+    source, out = tmp_path / "input.txt", tmp_path / "out.svg"
+    source.write_text(text + "\n")
+    result = CliRunner().invoke(app, [command, str(source), "--svg", str(out)])
+    assert result.exit_code == 0, result.output
+    return out.read_text()
+
+
 def test_cli_show_writes_the_picture(tmp_path):
-    source = tmp_path / "p.txt"
-    POSITION.save(source)
-    out = tmp_path / "p.svg"
-    result = CliRunner().invoke(app, ["show", str(source), "--svg", str(out)])
-    assert result.exit_code == 0, result.output
-    assert out.read_text() == svg.board(POSITION)
-    layout = tmp_path / "b.txt"
-    layout.write_text(LAYOUT.to_text())
-    result = CliRunner().invoke(app, ["show", str(layout), "--svg", str(tmp_path / "b.svg")])
-    assert result.exit_code == 0, result.output
-    assert (tmp_path / "b.svg").read_text() == svg.board(LAYOUT)
+    assert written_svg(tmp_path, "show", POSITION.to_text()) == svg.board(POSITION)
+    assert written_svg(tmp_path, "show", LAYOUT.to_text()) == svg.board(LAYOUT)
 
 
 def test_the_core_does_not_import_the_pictures():
@@ -226,15 +227,9 @@ def test_the_core_does_not_import_the_pictures():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-SEED_003 = """001110022
-001110022
-001110011
-001221000
-012321000
-123321000
-122211011
-222111011
-111111011"""
+SEED_003 = "\n".join(line for line in (Path(__file__).resolve().parent.parent / "puzzles" /
+                                       "reconstruct" / "seed003-mosaic.txt").read_text().splitlines()
+                     if line and not line.startswith("#"))
 
 
 def test_number_grid_shows_clues_and_raises_unknown_ones():
@@ -356,9 +351,5 @@ def test_legend_lists_only_what_the_picture_shows():
 def test_cli_analyze_writes_the_analysis_picture(tmp_path):
     from msanalysis.analysis import analyze
 
-    source = tmp_path / "endgame.txt"
-    COUNT_ENDGAME.save(source)
-    out = tmp_path / "endgame.svg"
-    result = CliRunner().invoke(app, ["analyze", str(source), "--svg", str(out)])
-    assert result.exit_code == 0, result.output
-    assert out.read_text() == svg.board(analyze(COUNT_ENDGAME))
+    assert (written_svg(tmp_path, "analyze", COUNT_ENDGAME.to_text())
+            == svg.board(analyze(COUNT_ENDGAME)))
