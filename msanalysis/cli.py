@@ -21,6 +21,7 @@ import typer
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.formats import read_any, read_board
+from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
 from msanalysis.rules import generate as rules_generate
 
@@ -218,6 +219,120 @@ def metrics(
 
 # == analysis: analyze ============================================================================
 
+def _percent_rows(analysis, position) -> list[str]:
+    """Three characters a cell: the mine probability of an undecided cell in whole percent
+    (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
+    ``.`` for any revealed cell (its number is on the board above)."""
+    text = position.to_text().splitlines()
+    rows = text[1:] if position.total_mines is not None else text
+    probabilities = analysis.probabilities
+    out = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c, char in enumerate(row):
+            if (r, c) in analysis.forced_safe:
+                cells.append("  S")
+            elif (r, c) in analysis.forced_mines:
+                cells.append("  M")
+            elif (r, c) in analysis.constraints.unknown:
+                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
+            else:
+                cells.append(f"  {char if char in 'F*' else '.'}")
+        out.append("".join(cells))
+    return out
+
+
+def _marked_rows(analysis, position) -> list[str]:
+    text = position.to_text().splitlines()
+    rows = [list(row) for row in (text[1:] if position.total_mines is not None else text)]
+    for r, c in analysis.forced_safe:
+        rows[r][c] = "S"
+    for r, c in analysis.forced_mines:
+        rows[r][c] = "M"
+    return ["".join(row) for row in rows]
+
+
+def _cells_text(cells) -> str:
+    cells = sorted(cells)
+    shown = " ".join(f"{r},{c}" for r, c in cells[:12])
+    return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
+
+
+@app.command("analyze")
+def analyze_command(
+    file: Annotated[Path, typer.Argument(help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    ignore_flags: Annotated[bool, typer.Option("--ignore-flags", help="Read flags as hidden cells instead of mines.")] = False,
+    mines: Annotated[Optional[int], typer.Option(help="Total mine count (overrides the file's header).")] = None,
+    explain: Annotated[Optional[str], typer.Option(help="ROW,COL of a forced cell: say which clues force it.")] = None,
+    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the analysis picture to this SVG file.")] = None,
+    time_limit: Annotated[float, typer.Option(help="Seconds allowed for exact counting; forced cells are reported regardless.")] = 60.0,
+) -> None:
+    """Forced cells, exact mine probabilities and the number of layouts of a position."""
+    from msanalysis.analysis import analyze
+
+    if time_limit <= 0:
+        fail(f"--time-limit must be positive, got {time_limit}")
+    cell = parse_cell(explain) if explain is not None else None
+    with user_errors():
+        position = Position.load(file, total_mines=mines)
+        analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit,
+                           forced_only=True)
+        explanation = analysis.explain(cell) if cell is not None else None
+    stopped = None
+    try:
+        analysis.counts
+    except AnalysisTooHard as error:
+        stopped = str(error)
+    if as_json:
+        data = {"width": position.width, "height": position.height,
+                "total_mines": position.total_mines, "solutions": None,
+                "forced_safe": [list(c) for c in sorted(analysis.forced_safe)],
+                "forced_mines": [list(c) for c in sorted(analysis.forced_mines)],
+                "probabilities": None, "requires_guess": analysis.requires_guess,
+                "best_guess": None}
+        if stopped is None:
+            data = analysis.to_dict()
+        if explanation is not None:
+            data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
+                                   "clues": [list(c) for c in explanation.clues],
+                                   "uses_mine_count": explanation.uses_mine_count}
+        print_json(data)
+    else:
+        typer.echo(f"{position.width}x{position.height}, {analysis.assumption}"
+                   + (", flags ignored" if ignore_flags else ", flags count as mines"
+                      if position.flags else ""))
+        typer.echo("forced cells (S safe, M mine):")
+        typer.echo(render_grid(_marked_rows(analysis, position)))
+        if stopped is None:
+            typer.echo("mine probability, % (S safe, M mine):")
+            typer.echo(_percent_grid(_percent_rows(analysis, position)))
+            typer.echo(f"solutions: {analysis.solutions}")
+        typer.echo(f"forced safe: {_cells_text(analysis.forced_safe)}")
+        typer.echo(f"forced mines: {_cells_text(analysis.forced_mines)}")
+        typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
+        if stopped is None and analysis.best_guess is not None:
+            r, c = analysis.best_guess
+            typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
+        if explanation is not None:
+            typer.echo(f"explanation: {explanation}")
+    if svg is not None and stopped is None:
+        with user_errors():
+            write_svg(analysis, svg)
+    if stopped is not None:
+        fail(f"{stopped}; the forced cells above are exact, the probabilities are not known",
+             EXIT_NO_ANSWER)
+
+
+def _percent_grid(rows: list[str]) -> str:
+    """Rows of three-character cells with column and row numbers."""
+    width = len(rows[0]) // 3
+    label = len(str(len(rows) - 1))
+    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
+    lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
+    return "\n".join(lines)
+
+
 # == reconstruction: reconstruct ==================================================================
 
 class ReconstructRule(str, Enum):
@@ -287,6 +402,37 @@ def _layouts_summary(result) -> str:
     stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
     uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
     return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
+
+
+# == no-guess: solvable ==========================================================================
+
+@app.command()
+def solvable(
+    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
+    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    rules: Annotated[str, typer.Option(help="The first-click rule the game is played under.")] = "safe-cell",
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
+    from msanalysis.noguess import solve_without_guessing
+
+    with user_errors():
+        board = read_board(board_file)
+        click = parse_cell(first_click) if first_click else default_first_click(rules)
+        result = solve_without_guessing(board, click, rules=rules)
+    rows = result.position.to_text().splitlines()[1:]
+    if as_json:
+        print_json({"solvable": result.solvable, "first_click": list(click),
+                    "rounds": result.rounds, "revealed": result.revealed, "position": rows})
+    elif result.solvable:
+        typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
+                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of analysis")
+    else:
+        typer.echo(render_grid(rows))
+        typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
+                   f"{result.revealed} safe cells ({result.rounds} rounds of analysis), above")
+    if not result.solvable:
+        raise typer.Exit(EXIT_NO_ANSWER)
 
 
 # == play: play ===================================================================================

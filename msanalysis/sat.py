@@ -384,7 +384,7 @@ def inconsistency(constraints: Constraints) -> InconsistentPosition:
     --------
     >>> error = inconsistency(build(Position.from_text("1?1\\n...")))
     >>> str(error)
-    'no layout satisfies the clues 1 at (0, 0), 0 at (1, 0)'
+    'no layout satisfies the 1 at (0, 0) and the 0 at (1, 0)'
     >>> error.clues, error.uses_mine_count
     ([(0, 0), (1, 0)], False)
     """
@@ -397,13 +397,17 @@ def inconsistency(constraints: Constraints) -> InconsistentPosition:
         guarded.close()
     cells = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
     uses_count = any(guarded.selectors[s] is None for s in core)
-    what = ", ".join(f"{constraints.position.number(cell)} at {cell}" for cell in cells)
+    total = constraints.position.total_mines
+    total_text = f"{total} mine{'s' if total != 1 else ''} in total"
+    named = [f"the {constraints.position.number(cell)} at {cell}" for cell in cells]
+    if len(named) > 1:
+        named = [", ".join(named[:-1]) + " and " + named[-1]]
     if cells:
-        message = f"no layout satisfies the clues {what}"
+        message = f"no layout satisfies {named[0]}"
         if uses_count:
-            message += f" with {constraints.position.total_mines} mines in total"
+            message += f" together with {total_text}"
     else:
-        message = f"no layout has {constraints.position.total_mines} mines in total"
+        message = f"no layout has {total_text}"
     flags = _flags_near(constraints.position, cells)
     if flags and not constraints.ignore_flags and _consistent(constraints.position):
         message += (": the flags at " + ", ".join(map(str, flags)) + " contradict them "

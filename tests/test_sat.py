@@ -115,4 +115,4 @@ def test_inconsistency_names_the_count():
     position = Position.from_text("mines: 3\n???\n121\n...")
     error = inconsistency(build(position))
     assert error.uses_mine_count and error.clues
-    assert "3 mines in total" in str(error)
+    assert "together with 3 mines in total" in str(error)
