@@ -39,7 +39,7 @@ class Clue:
         Mines still to place among ``cells``: the number minus the known mines (shown mines, and
         flags unless flags are ignored) around it.
     cells : tuple of (row, col)
-        The unknown neighbours, row-major.
+        The unknown neighbours, box by box.
     boxes : tuple of int
         Indices of the boxes that make up ``cells``.
     """
@@ -255,7 +255,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_needed = needed[clue_rows, clue_cols].tolist()
     clues = []
     for i in range(clue_count):
-        cells = sorted(cell for j in clue_boxes[i] for cell in boxes[j].cells)
+        cells = [cell for j in clue_boxes[i] for cell in boxes[j].cells]
         clues.append(Clue(clue_cells[i], numbers[i], clue_needed[i], tuple(cells),
                           tuple(clue_boxes[i])))
 

@@ -15,6 +15,7 @@ of mines (so a sea cell is a mine with probability 1/2).
 
 from __future__ import annotations
 
+import heapq
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +33,10 @@ __all__ = ["ComponentCount", "Count", "count_component", "count"]
 
 _SINGLE_BAG_BOXES = 10
 """Components with at most this many boxes are enumerated in one bag: a decomposition costs more."""
+_MERGED_BAG_BOXES = 10
+"""Neighbouring bags of a decomposition are merged while they hold at most this many boxes."""
+_USE_NETWORKX = False
+"""Decompose with networkx's own ``treewidth_min_degree`` (the tests cross-check both)."""
 _MAX_BAG_ASSIGNMENTS = 2_000_000
 """The most assignments one bag may have before counting gives up (AnalysisTooHard)."""
 
@@ -109,12 +114,14 @@ def _check_deadline(deadline: float | None, what: str) -> None:
         raise AnalysisTooHard(f"exact counting ran past the time limit ({what})")
 
 
-def _assignments(variables: list[int], sizes: list[int], scopes: list[tuple[int, ...]],
-                 needs: list[int], deadline: float | None) -> list[tuple[int, ...]]:
+def _assignments(variables: tuple[int, ...], sizes: list[int], scopes: list[tuple[int, ...]],
+                 needs: list[int], clues_of_box: list[list[int]],
+                 deadline: float | None) -> list[tuple[int, ...]]:
     """Every assignment of mine counts to ``variables`` satisfying the clues whose scopes lie
     among them (backtracking with the clues' bounds)."""
     position = {v: i for i, v in enumerate(variables)}
-    inside = [c for c, scope in enumerate(scopes) if all(v in position for v in scope)]
+    candidates = sorted({c for v in variables for c in clues_of_box[v]})
+    inside = [c for c in candidates if all(v in position for v in scopes[c])]
     clues_of: list[list[int]] = [[] for _ in variables]
     for local, c in enumerate(inside):
         for v in scopes[c]:
@@ -157,20 +164,58 @@ def _assignments(variables: list[int], sizes: list[int], scopes: list[tuple[int,
     return result
 
 
-def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]],
-                                                                     list[int]]:
-    """Bags of a tree decomposition of the box graph, parents first, and each bag's parent."""
-    if len(sizes) <= _SINGLE_BAG_BOXES:
-        return [tuple(range(len(sizes)))], [-1]
+def _elimination_tree(sizes: list[int], scopes: list[tuple[int, ...]]
+                      ) -> tuple[list[set[int]], list[int]]:
+    """Bags and parents of a tree decomposition by greedy min-degree elimination.
+
+    The same heuristic as networkx's ``treewidth_min_degree``, written over plain sets because
+    networkx's generic version costs more than the counting on small components. Eliminating
+    ``v`` makes the bag ``{v} + neighbours``; its parent is the bag of the neighbour eliminated
+    first. Bags come out children first.
+    """
+    n = len(sizes)
+    adjacent: list[set[int]] = [set() for _ in range(n)]
+    for scope in scopes:
+        for v in scope:
+            adjacent[v].update(scope)
+    for v in range(n):
+        adjacent[v].discard(v)
+    heap = [(len(adjacent[v]), v) for v in range(n)]
+    heapq.heapify(heap)
+    done = [False] * n
+    order: list[int] = []
+    bags: list[set[int]] = []
+    while heap:
+        degree, v = heapq.heappop(heap)
+        if done[v] or degree != len(adjacent[v]):
+            continue
+        neighbours = adjacent[v]
+        done[v] = True
+        order.append(v)
+        bags.append({v} | neighbours)
+        for u in neighbours:
+            others = adjacent[u]
+            others.discard(v)
+            others.update(neighbours)
+            others.discard(u)
+            heapq.heappush(heap, (len(others), u))
+    step = {v: i for i, v in enumerate(order)}
+    parents = []
+    for i, v in enumerate(order):
+        rest = bags[i] - {v}
+        parents.append(min(step[u] for u in rest) if rest else -1)
+    return bags, parents
+
+
+def _networkx_tree(sizes: list[int], scopes: list[tuple[int, ...]]
+                   ) -> tuple[list[set[int]], list[int]]:
+    """Bags and parents (children first) from networkx's ``treewidth_min_degree``."""
     graph = nx.Graph()
     graph.add_nodes_from(range(len(sizes)))
     for scope in scopes:
         graph.add_edges_from((a, b) for i, a in enumerate(scope) for b in scope[i + 1:])
     _, decomposition = treewidth_min_degree(graph)
     nodes = list(decomposition.nodes)
-    if len(nodes) == 1:
-        return [tuple(sorted(nodes[0]))], [-1]
-    # Root at the largest bag; number bags breadth-first so parents come first.
     root = max(nodes, key=lambda bag: (len(bag), sorted(bag)))
     index = {root: 0}
     order, parents = [root], [-1]
@@ -178,7 +223,47 @@ def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[i
         index[child] = len(order)
         order.append(child)
         parents.append(index[parent])
-    return [tuple(sorted(bag)) for bag in order], parents
+    # Reverse: children first, as _elimination_tree gives them.
+    last = len(order) - 1
+    return ([set(bag) for bag in reversed(order)],
+            [last - p if p >= 0 else -1 for p in reversed(parents)])
+
+
+def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]],
+                                                                     list[int]]:
+    """Bags of a tree decomposition of the box graph, parents first, and each bag's parent.
+
+    Adjacent bags are merged while the union stays within ``_MERGED_BAG_BOXES`` boxes: the
+    clues prune a bag's assignments well, and every bag costs Python overhead.
+    """
+    if len(sizes) <= _SINGLE_BAG_BOXES:
+        return [tuple(range(len(sizes)))], [-1]
+    bags, parents = (_networkx_tree if _USE_NETWORKX else _elimination_tree)(sizes, scopes)
+    alive = [True] * len(bags)
+    merged_into = list(range(len(bags)))  # where each bag's contents went
+
+    def target(i: int) -> int:
+        while merged_into[i] != i:
+            i = merged_into[i]
+        return i
+
+    for i in range(len(bags)):  # children first, so a child's parent is still unmerged
+        if parents[i] < 0:
+            continue
+        parent = target(parents[i])
+        parents[i] = parent
+        if len(bags[i] | bags[parent]) <= _MERGED_BAG_BOXES:
+            bags[parent] |= bags[i]
+            alive[i] = False
+            merged_into[i] = parent
+    for i in range(len(bags)):
+        if parents[i] >= 0:
+            parents[i] = target(parents[i])
+    # Renumber the survivors parents first.
+    keep = [i for i in reversed(range(len(bags))) if alive[i]]
+    index = {old: new for new, old in enumerate(keep)}
+    return ([tuple(sorted(bags[i])) for i in keep],
+            [index[parents[i]] if parents[i] >= 0 else -1 for i in keep])
 
 
 def count_component(constraints: Constraints, component: Component, *,
@@ -233,6 +318,10 @@ def count_component(constraints: Constraints, component: Component, *,
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
     width = (cells + 4 + 7) // 8 * 8
 
+    clues_of_box: list[list[int]] = [[] for _ in sizes]
+    for c, scope in enumerate(scopes):
+        for v in scope:
+            clues_of_box[v].append(c)
     bags, parents = _tree(sizes, scopes)
     home = [-1] * len(sizes)  # the bag, nearest the root, that weighs each box
     for b, bag in enumerate(bags):
@@ -247,7 +336,7 @@ def count_component(constraints: Constraints, component: Component, *,
     assignments, local_weights, parent_keys = [], [], []
     for b, bag in enumerate(bags):
         _check_deadline(deadline, "enumerating a component")
-        rows = _assignments(list(bag), sizes, scopes, needs, deadline)
+        rows = _assignments(bag, sizes, scopes, needs, clues_of_box, deadline)
         if not rows:
             raise InconsistentPosition("no layout satisfies the clues of a component",
                                        clues=list(component.clues))
@@ -259,11 +348,12 @@ def count_component(constraints: Constraints, component: Component, *,
                 k = row[i]
                 coefficient *= comb(sizes[bag[i]], k)
                 mines += k
-            weights.append(coefficient << (mines * width))
+            weights.append((mines, coefficient))
         assignments.append(rows)
         local_weights.append(weights)
         if parents[b] >= 0:
-            shared = [i for i, v in enumerate(bag) if v in set(bags[parents[b]])]
+            parent_bag = set(bags[parents[b]])
+            shared = [i for i, v in enumerate(bag) if v in parent_bag]
             parent_keys.append([tuple(row[i] for i in shared) for row in rows])
         else:
             parent_keys.append([()] * len(rows))
@@ -276,60 +366,90 @@ def count_component(constraints: Constraints, component: Component, *,
 
     keys_for_child = {child: child_keys(parents[child], child) for child in range(1, len(bags))}
 
+    # A polynomial is (shift, packed): packed * x**shift. Keeping the lowest power apart keeps
+    # the packed integers as long as the spread of mine counts, not the largest count, and
+    # makes a product with a monomial a small-times-big multiplication.
+    def times(values: list, keys: list, message: dict) -> list:
+        result = []
+        for value, key in zip(values, keys):
+            other = message.get(key) if value else None
+            result.append((value[0] + other[0], value[1] * other[1]) if other else None)
+        return result
+
+    def collect(keys: list, values: list) -> dict:
+        message: dict = {}
+        for key, value in zip(keys, values):
+            if value:
+                message[key] = _plus(message.get(key), value, width)
+        return message
+
     # Upward pass: inner[b][a] = local weight times what the subtree below b allows.
-    inner: list[list[int]] = [[] for _ in bags]
-    up: list[dict[tuple[int, ...], int]] = [{} for _ in bags]
+    inner: list[list] = [[] for _ in bags]
+    up: list[dict] = [{} for _ in bags]
     for b in reversed(range(len(bags))):
         values = list(local_weights[b])
         for child in children[b]:
-            message = up[child]
-            values = [v * message.get(key, 0) if v else 0
-                      for v, key in zip(values, keys_for_child[child])]
+            values = times(values, keys_for_child[child], up[child])
         inner[b] = values
-        message: dict[tuple[int, ...], int] = {}
-        for key, value in zip(parent_keys[b], values):
-            if value:
-                message[key] = message.get(key, 0) + value
-        up[b] = message
-    total = sum(inner[0])
-    if total == 0:
+        up[b] = collect(parent_keys[b], values)
+    total = None
+    for value in inner[0]:
+        if value:
+            total = _plus(total, value, width)
+    if total is None:
         raise InconsistentPosition("no layout satisfies the clues of a component",
                                    clues=list(component.clues))
 
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
-    down: list[dict[tuple[int, ...], int]] = [{} for _ in bags]
-    down[0] = {(): 1}
-    box_mines = [0] * len(sizes)
+    down: list[dict] = [{} for _ in bags]
+    down[0] = {(): (0, 1)}
+    box_mines: list = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
-        outside = [down[b].get(key, 0) for key in parent_keys[b]]
-        beliefs = list(map(mul, inner[b], outside))
+        beliefs = times(inner[b], parent_keys[b], down[b])
         for i, v in enumerate(bags[b]):
             if home[v] == b:
-                box_mines[v] = sum(row[i] * belief for row, belief in zip(assignments[b], beliefs)
-                                   if row[i])
+                mines = None
+                for row, belief in zip(assignments[b], beliefs):
+                    if row[i] and belief:
+                        mines = _plus(mines, (belief[0], row[i] * belief[1]), width)
+                box_mines[v] = mines
         kids = children[b]
         if not kids:
             continue
-        base = list(map(mul, local_weights[b], outside))
+        base = times(local_weights[b], parent_keys[b], down[b])
         for child in kids:
             values = base
             for other in kids:
                 if other != child:
-                    message = up[other]
-                    values = [v * message.get(key, 0) if v else 0
-                              for v, key in zip(values, keys_for_child[other])]
-            message = {}
-            for key, value in zip(keys_for_child[child], values):
-                if value:
-                    message[key] = message.get(key, 0) + value
-            down[child] = message
+                    values = times(values, keys_for_child[other], up[other])
+            down[child] = collect(keys_for_child[child], values)
 
-    layouts = _unpack(total, width)
-    offset = next(k for k, value in enumerate(layouts) if value)
-    end = len(layouts)
-    return ComponentCount(offset, tuple(layouts[offset:end]),
-                          tuple(tuple(_unpack(m, width, end)[offset:]) for m in box_mines))
+    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
+    low = ((total[1] & -total[1]).bit_length() - 1) // width
+    offset = total[0] + low
+    layouts = _unpack(total[1] >> (low * width), width)
+    span = len(layouts)
+
+    def aligned(value) -> int:
+        if value is None:
+            return 0
+        shift = (value[0] - offset) * width
+        return value[1] << shift if shift >= 0 else value[1] >> -shift
+
+    return ComponentCount(offset, tuple(layouts),
+                          tuple(tuple(_unpack(aligned(m), width, span)) for m in box_mines))
+
+
+def _plus(a: tuple[int, int] | None, b: tuple[int, int], width: int) -> tuple[int, int]:
+    """Sum of two (shift, packed) polynomials."""
+    if a is None:
+        return b
+    if a[0] == b[0]:
+        return (a[0], a[1] + b[1])
+    if a[0] < b[0]:
+        return (a[0], a[1] + (b[1] << ((b[0] - a[0]) * width)))
+    return (b[0], b[1] + (a[1] << ((a[0] - b[0]) * width)))
 
 
 def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
