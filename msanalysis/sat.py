@@ -165,32 +165,32 @@ def _decide(solver: Solver, variables: list[int], deadline: float | None,
     """
     if not solver.solve():
         return None
-    seen_true = [False] * len(variables)
-    seen_false = [False] * len(variables)
-
-    def record(model: list[int]) -> None:
-        size = len(model)
-        for i, var in enumerate(variables):
-            if var > size:  # in no constraint at all: free
-                seen_true[i] = seen_false[i] = True
-            elif model[var - 1] > 0:
-                seen_true[i] = True
-            else:
-                seen_false[i] = True
-        if on_model is not None:
-            on_model(model)
-
-    record(solver.get_model())
+    model = solver.get_model()
+    if on_model is not None:
+        on_model(model)
+    size = len(model)
+    # The value each variable had in the first model; it stays open until seen the other way.
+    first = [var <= size and model[var - 1] > 0 for var in variables]
+    still_open = {i for i, var in enumerate(variables) if var <= size}
     result = [0] * len(variables)
     for i, var in enumerate(variables):
-        if seen_true[i] and seen_false[i]:
+        if i not in still_open:
             continue
         if deadline is not None and time.perf_counter() > deadline:
             raise AnalysisTooHard("finding forced cells ran past the time limit")
-        if solver.solve(assumptions=[-var if seen_true[i] else var]):
-            record(solver.get_model())
+        if solver.solve(assumptions=[-var if first[i] else var]):
+            model = solver.get_model()
+            if on_model is not None:
+                on_model(model)
+            size = len(model)
+            still_open.difference_update(
+                [j for j in still_open
+                 if variables[j] > size or (model[variables[j] - 1] > 0) != first[j]])
         else:
-            result[i] = 1 if seen_true[i] else -1
+            result[i] = 1 if first[i] else -1
+            still_open.discard(i)
+            # A forced literal as a unit clause makes the remaining questions easier.
+            solver.add_clause([var if first[i] else -var])
     return result
 
 

@@ -43,6 +43,16 @@ def test_tree_decomposition_path_matches_brute_force(monkeypatch):
         _check(position, ignore_flags=True)
 
 
+@pytest.mark.parametrize("use_networkx, merged", [(True, 10), (False, 1), (True, 1)])
+def test_other_decompositions_match_brute_force(monkeypatch, use_networkx, merged):
+    # networkx's own heuristic, and bags left unmerged, must give the same exact answers.
+    monkeypatch.setattr(counting, "_SINGLE_BAG_BOXES", 1)
+    monkeypatch.setattr(counting, "_USE_NETWORKX", use_networkx)
+    monkeypatch.setattr(counting, "_MERGED_BAG_BOXES", merged)
+    for position in game_positions(60, start=2500, max_unknown=16):
+        _check(position)
+
+
 def test_long_thin_frontier_matches_brute_force():
     # 18 boxes in a chain: decomposed, not enumerated whole.
     rng = np.random.default_rng(5)
