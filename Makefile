@@ -13,7 +13,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,0
+	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,9
 
 # Unit tests, the docstring examples of the package, and every notebook (nbmake).
 test: $(STAMP)
