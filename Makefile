@@ -15,9 +15,9 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,9
 
-# Unit tests, the docstring examples of the package, and every notebook (nbmake).
+# Unit tests, the docstring examples of the package and the README, and every notebook (nbmake).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests --doctest-modules msanalysis --nbmake $(wildcard notebooks/*.ipynb)
+	$(BIN)/python -m pytest tests --doctest-modules msanalysis --doctest-glob=README.md README.md --nbmake $(wildcard notebooks/*.ipynb)
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
