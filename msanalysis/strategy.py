@@ -20,6 +20,8 @@ Strategies shipped here:
 from __future__ import annotations
 
 import random
+from fractions import Fraction
+from math import comb
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -29,8 +31,8 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.position import FLAG, HIDDEN, Position
 
-__all__ = ["Move", "Strategy", "Played", "PaperStrategy", "STRATEGIES", "make_strategy",
-           "autoplay"]
+__all__ = ["Move", "Strategy", "Played", "PaperStrategy", "SafestStrategy", "STRATEGIES",
+           "make_strategy", "autoplay"]
 
 REVEAL, FLAG_MOVE = "reveal", "flag"
 
@@ -122,7 +124,8 @@ def autoplay(game, strategy: Strategy, *, analyze: Callable[[Position], Any] | N
     strategy : Strategy
     analyze : callable, optional
         Position -> Analysis, used when ``strategy.uses_analysis``; default
-        :func:`msanalysis.analysis.analyze`.
+        :func:`msanalysis.analysis.analyze` with ``forced_only=True`` (it counts only when a
+        probability is asked for).
     on_move : callable, optional
         Called with every move applied, in order.
 
@@ -145,7 +148,12 @@ def autoplay(game, strategy: Strategy, *, analyze: Callable[[Position], Any] | N
     True
     """
     if analyze is None and getattr(strategy, "uses_analysis", True):
-        from msanalysis.analysis import analyze  # the engine loads solvers; only when needed
+        from msanalysis import analysis as engine  # it loads solvers: only when needed
+
+        def analyze(position: Position):
+            # Counting is left until the strategy asks for a probability: most turns only need
+            # the forced cells.
+            return engine.analyze(position, forced_only=True)
     guesses = moves = turns = 0
     while game.status == "playing":
         position = game.position()
@@ -374,11 +382,12 @@ def _frontier_groups(states: np.ndarray, mines: set[Cell], safe: set[Cell]):
 
 
 def _enumerate(cells: list[Cell], constraints: list[tuple[list[int], int]], mines_left: int | None,
-               exact: int | None, budget: int, rng: random.Random):
+               exact: int | None, budget: int, rng: random.Random, collect: list | None = None):
     """Enumerate the mine assignments of one frontier group by backtracking.
 
     Returns (number of assignments, per-cell mine counts, one assignment drawn uniformly by
-    reservoir sampling), or None when there is none or the node budget runs out.
+    reservoir sampling), or None when there is none or the node budget runs out. With
+    ``exact`` only assignments with that many mines count; ``collect`` receives every one.
     """
     n = len(cells)
     by_cell: list[list[int]] = [[] for _ in range(n)]
@@ -403,6 +412,8 @@ def _enumerate(cells: list[Cell], constraints: list[tuple[list[int], int]], mine
                 return None
             if value and placed >= limit:
                 continue
+            if exact is not None and placed + value + (n - depth - 1) < exact:
+                continue  # too few cells left to place the mines still missing
             # Each clue must keep 0 <= missing mines <= its unassigned cells.
             if any(not 0 <= need[k] - value <= room[k] - 1 for k in by_cell[depth]):
                 continue
@@ -420,6 +431,8 @@ def _enumerate(cells: list[Cell], constraints: list[tuple[list[int], int]], mine
                     mine_counts[i] += assignment[i]
                 if rng.randrange(count) == 0:  # reservoir sampling: uniform over assignments
                     sample = assignment.copy()
+                if collect is not None:
+                    collect.append(assignment.copy())
         else:
             tried[depth] = 0
         depth -= 1
@@ -435,7 +448,441 @@ def _enumerate(cells: list[Cell], constraints: list[tuple[list[int], int]], mine
     return count, mine_counts, sample
 
 
-STRATEGIES: dict[str, type] = {"paper": PaperStrategy}
+# -- safest ----------------------------------------------------------------------------------------
+
+class SafestStrategy:
+    """Reveal every forced safe cell; otherwise the cell least likely to be a mine.
+
+    Probabilities are the exact ones of :func:`msanalysis.analysis.analyze`; ties go to the
+    first cell in row-major order, so a game replays exactly without any randomness.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Unused (the strategy is deterministic); accepted like every strategy's.
+    flag_mines : bool
+        Also flag the forced mines.
+    explain : bool
+        Attach an explanation to each move.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 2\\n1??\\n???")
+    >>> SafestStrategy().choose(p, analyze(p))
+    [Move(kind='reveal', cell=(0, 1), guess=True, explanation=None)]
+    """
+
+    name = "safest"
+    uses_analysis = True
+
+    def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
+                 explain: bool = False) -> None:
+        self.flag_mines = flag_mines
+        self.explain = explain
+
+    def choose(self, position: Position, analysis: Any) -> list[Move]:
+        moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
+        if analysis.forced_safe or analysis.is_over:
+            return moves
+        cell = analysis.best_guess
+        explanation = None
+        if self.explain:
+            explanation = (f"guess: mine probability {analysis.probability(cell):.2%}, the lowest "
+                           f"of {len(analysis.constraints.unknown)} unknown cells")
+        return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+
+
+def _forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move]:
+    """Reveal every forced safe cell (and flag every forced mine when asked), row-major."""
+    moves = []
+    if flag_mines:
+        reason = "a mine in every layout" if explain else None
+        moves += [Move(FLAG_MOVE, cell, explanation=reason) for cell in sorted(analysis.forced_mines)]
+    reason = "safe in every layout" if explain else None
+    moves += [Move(REVEAL, cell, explanation=reason) for cell in sorted(analysis.forced_safe)]
+    return moves
+
+
+# -- best ------------------------------------------------------------------------------------------
+
+class BestStrategy:
+    """The default strategy: forced cells first; a guess that is safe and likely to make progress.
+
+    Each turn it reveals every forced safe cell. When a guess is required:
+
+    1. The candidates are the unknown cells whose exact mine probability is within ``margin``
+       of the lowest; the ``candidates`` most promising of them by a quick estimate (the chance
+       of revealing a zero) are examined exactly.
+    2. For each, :class:`_Outlook` finds the distribution of the number it would show and, for
+       each number, whether a new cell becomes safe: its *progress* probability.
+    3. The cell with the best ``safe * (1 - p_min * (1 - progress))`` is revealed: the chance of
+       surviving this guess and, when it brings no progress, a next guess as risky as the
+       safest one now. Ties go to the first cell row-major.
+
+    Parameters
+    ----------
+    seed : int, optional
+        Unused (the strategy is deterministic); accepted like every strategy's.
+    flag_mines : bool
+        Also flag the forced mines.
+    explain : bool
+        Attach an explanation to each move.
+    margin : float
+        How much riskier than the safest cell a candidate may be.
+    candidates : int
+        How many candidates are examined exactly.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 1\\n??\\n11")
+    >>> BestStrategy().choose(p, analyze(p))
+    [Move(kind='reveal', cell=(0, 0), guess=True, explanation=None)]
+
+    Notes
+    -----
+    One exact count of the position per guess, and per candidate one count of the component it
+    touches for each number it may show.
+    """
+
+    name = "best"
+    uses_analysis = True
+
+    def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
+                 explain: bool = False, margin: float = 0.02, candidates: int = 6,
+                 endgame_layouts: int = 200, endgame_nodes: int = 20_000) -> None:
+        self.flag_mines = flag_mines
+        self.explain = explain
+        self.margin = margin
+        self.candidates = candidates
+        self.endgame_layouts = endgame_layouts
+        self.endgame_nodes = endgame_nodes
+
+    def choose(self, position: Position, analysis: Any) -> list[Move]:
+        moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
+        if analysis.forced_safe or analysis.is_over:
+            return moves
+        if (analysis.constraints.remaining is not None
+                and analysis.solutions <= self.endgame_layouts):
+            solved = _Endgame(analysis, self.endgame_nodes).best()
+            if solved is not None:
+                cell, chance = solved
+                explanation = None
+                if self.explain:
+                    explanation = (f"endgame: {analysis.solutions} layouts left; revealing this "
+                                   f"cell first wins with probability {chance:.2%}, the most of "
+                                   f"any sequence of clicks")
+                return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+        probabilities = np.array(analysis.probabilities)
+        unknown = (position.states == HIDDEN) & (probabilities < 1)
+        safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)
+        zero = safe * _neighbour_product(safe)
+        p_min = float(probabilities[unknown].min())
+        quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
+        eligible = unknown & (probabilities <= p_min + self.margin + 1e-12)
+        score = safe * (1 - p_min * (1 - quick))
+        rows, cols = np.nonzero(eligible)
+        order = np.lexsort((cols, rows, -score[rows, cols]))[:self.candidates]
+        outlook = _Outlook(analysis)
+        best = None
+        for i in order.tolist():
+            cell = (int(rows[i]), int(cols[i]))
+            progress = float(outlook.progress(cell))
+            value = safe[cell] * (1 - p_min * (1 - progress))
+            key = (-value, cell)
+            if best is None or key < best[0]:
+                best = (key, cell, progress)
+        _, cell, progress = best
+        explanation = None
+        if self.explain:
+            explanation = (f"guess: mine probability {probabilities[cell]:.2%} (lowest "
+                           f"{p_min:.2%}), chance of progress {progress:.2%}")
+        return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+
+
+class _Endgame:
+    """Exact play of a small endgame: the first click of the sequence that wins most often.
+
+    Every layout left is listed (they are equally likely). The chance of winning from a set of
+    layouts is 1 when one is left; otherwise a cell safe in all of them whose number differs
+    between them is revealed for free, and failing that the best guess is the cell that
+    maximises the sum, over the numbers it may show, of the chance of showing it times the
+    chance of winning from the layouts that show it. Sets of layouts already solved are
+    remembered. Revealing a zero is taken to show only its own number (the cascade can only
+    add information), so the chances found are lower bounds.
+
+    Notes
+    -----
+    Exponential in the number of layouts in the worst case; bounded by ``node_budget``
+    evaluations, past which :meth:`best` gives up and returns None.
+    """
+
+    def __init__(self, analysis: Any, node_budget: int) -> None:
+        constraints = analysis.constraints
+        height, width = constraints.position.shape
+        # Frontier cells first, component by component, so the clues prune the search early.
+        cells = [c for component in constraints.components for c in component.cells]
+        cells += list(constraints.sea)
+        self.cells = cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        clues = [([index[c] for c in clue.cells], clue.mines) for clue in constraints.clues]
+        layouts: list[list[int]] = []
+        found = _enumerate(cells, clues, constraints.remaining, constraints.remaining,
+                           node_budget * 10, random.Random(0), collect=layouts)
+        self.layouts = layouts if found is not None else []
+        # shows[i][k]: the number cell i shows in layout k, or -1 where it holds a mine.
+        self.shows = []
+        for cell in cells:
+            around = list(_around(cell, height, width))
+            known = sum(n in constraints.known_mines for n in around)
+            near = [index[n] for n in around if n in index]
+            self.shows.append([-1 if layout[index[cell]] else
+                               known + sum(layout[j] for j in near) for layout in self.layouts])
+        self.budget = node_budget
+        self.nodes = 0
+        self.memo: dict[int, float] = {}
+
+    def best(self) -> tuple[Cell, float] | None:
+        """The cell to reveal and its chance of winning; None when the search is too large."""
+        everything = list(range(len(self.layouts)))
+        if len(everything) < 2:
+            return None
+        try:
+            options = []
+            for i in self._candidates(everything):
+                options.append((-self._reveal(i, everything), self.cells[i]))
+        except _TooLarge:
+            return None
+        chance, cell = min(options)
+        return cell, -chance
+
+    def _candidates(self, layouts: list[int]) -> list[int]:
+        """Cells that are a mine in some of the layouts but not all, safest first."""
+        found = []
+        for i, shows in enumerate(self.shows):
+            mines = sum(shows[k] < 0 for k in layouts)
+            if 0 < mines < len(layouts):
+                found.append((mines, i))
+        return [i for _, i in sorted(found)]
+
+    def _reveal(self, i: int, layouts: list[int]) -> float:
+        """Chance of winning after revealing cell ``i`` and then playing the best."""
+        groups: dict[int, list[int]] = {}
+        shows = self.shows[i]
+        for k in layouts:
+            if shows[k] >= 0:
+                groups.setdefault(shows[k], []).append(k)
+        return sum(len(group) * self._win(group) for group in groups.values()) / len(layouts)
+
+    def _win(self, layouts: list[int]) -> float:
+        if len(layouts) == 1:
+            return 1.0
+        key = sum(1 << k for k in layouts)
+        if key in self.memo:
+            return self.memo[key]
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _TooLarge
+        result = None
+        for i, shows in enumerate(self.shows):  # free information first: a safe cell that
+            first = shows[layouts[0]]               # tells the layouts apart
+            if first >= 0 and all(shows[k] >= 0 for k in layouts) and any(
+                    shows[k] != first for k in layouts):
+                result = self._reveal(i, layouts)
+                break
+        if result is None:
+            result = 0.0
+            for i in self._candidates(layouts):
+                safe = sum(self.shows[i][k] >= 0 for k in layouts) / len(layouts)
+                if safe <= result:
+                    break  # candidates come safest first; none of the rest can do better
+                result = max(result, self._reveal(i, layouts))
+        self.memo[key] = result
+        return result
+
+
+class _TooLarge(Exception):
+    """The endgame search ran past its node budget."""
+
+
+class _Outlook:
+    """What revealing one cell would show, counted exactly, for a position that needs a guess.
+
+    For a cell ``c`` and each number ``v`` it may show, the position with ``c`` revealed as ``v``
+    differs from the current one only in the components ``c`` touches: those are counted again
+    (with :func:`msanalysis.counting.count_component`), the others keep their counts, and all
+    are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
+    """
+
+    def __init__(self, analysis: Any) -> None:
+        self.constraints = analysis.constraints
+        self.counts = analysis.counts
+        self.component_of: dict[Cell, int] = {}
+        for k, component in enumerate(self.constraints.components):
+            self.component_of.update(dict.fromkeys(component.cells, k))
+        self.sea = frozenset(self.constraints.sea)
+
+    def outcomes(self, cell: Cell) -> list[tuple[int, int, bool]]:
+        """``(number, layouts, progress)`` for each number ``cell`` may show.
+
+        ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
+        up to the layouts in which it is safe); ``progress`` says whether some other cell is
+        then safe in every layout.
+        """
+        from msanalysis.constraints import Box, Clue, Component
+        from msanalysis.counting import count_component
+        from msanalysis.errors import InconsistentPosition
+
+        constraints = self.constraints
+        height, width = constraints.position.shape
+        around = list(_around(cell, height, width))
+        near = [n for n in around if n in constraints.unknown]
+        known = sum(n in constraints.known_mines for n in around)
+        touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
+        old_clues = []
+        for k in touched:
+            for i in constraints.components[k].clue_ids:
+                clue = constraints.clues[i]
+                cells = tuple(c for c in clue.cells if c != cell)
+                if cells:
+                    old_clues.append((clue.cell, clue.number, clue.mines, cells))
+                elif clue.mines:
+                    return []  # the cell is a mine in every layout
+        others = [part for k, part in enumerate(self.counts.components) if k not in touched]
+        sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
+        remaining = constraints.remaining
+        results = []
+        for number in range(known, known + len(near) + 1):
+            clues = [*old_clues, (cell, number, number - known, tuple(near))] if near else \
+                old_clues
+            # Boxes: cells touching the same clues, numbered in order of first appearance.
+            signature: dict[Cell, list[int]] = {}
+            for i, (_, _, _, cells) in enumerate(clues):
+                for c in cells:
+                    signature.setdefault(c, []).append(i)
+            grouped: dict[tuple[int, ...], list[Cell]] = {}
+            for c, ids in signature.items():
+                grouped.setdefault(tuple(ids), []).append(c)
+            boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
+            box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
+            clue_objects = [Clue(at, shown, mines, cells,
+                                 tuple(sorted({box_of[c] for c in cells})))
+                            for at, shown, mines, cells in clues]
+            local = None
+            if clue_objects:
+                component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
+                    box.cells for box in boxes), tuple(range(len(clues))), tuple(
+                    range(len(boxes))))
+                view = _LocalConstraints(clue_objects, boxes)
+                try:
+                    local = count_component(view, component)
+                except InconsistentPosition:
+                    continue
+            layouts, box_mines = _join(others, local, sea, remaining)
+            if layouts:
+                progress = any(m == 0 for m in box_mines)
+                if not progress and remaining is not None:
+                    # The mine count may decide cells far away too.
+                    parts = others if local is None else [*others, local]
+                    progress = _count_forces_safe(parts, sea, remaining)
+                results.append((number, layouts, progress))
+            if not near:
+                break  # a cell with no unknown neighbour shows one number only
+        return results
+
+    def progress(self, cell: Cell) -> Fraction:
+        """The probability that ``cell`` is safe and revealing it makes another cell safe."""
+        layouts = sum(layouts for _, layouts, progress in self.outcomes(cell) if progress)
+        return Fraction(layouts, self.counts.solutions)
+
+
+@dataclass(frozen=True)
+class _LocalConstraints:
+    """The two fields :func:`msanalysis.counting.count_component` reads from a Constraints."""
+
+    clues: list
+    boxes: list
+
+
+def _join(others: list, local: Any, sea: int, remaining: int | None) -> tuple[int, list[int]]:
+    """Layouts of the whole position, and the mines of each local box summed over them.
+
+    ``others`` are the counts of the untouched components, ``local`` the count of the recounted
+    part (or None), joined with ``sea`` free cells under ``remaining`` mines (None: unknown).
+    """
+    if remaining is None:
+        product = 1 << sea
+        for part in others:
+            product *= part.total
+        if local is None:
+            return product, []
+        return product * local.total, [sum(m) * product for m in local.box_mines]
+    base, poly = 0, [1]
+    for part in others:
+        base += part.offset
+        poly = _convolve(poly, part.layouts)
+    offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
+
+    def weight(mines: int) -> int:
+        left = remaining - mines
+        return comb(sea, left) if 0 <= left <= sea else 0
+
+    # rest[k]: layouts of everything else when the local part holds offset + k mines.
+    rest = [sum(p * weight(base + offset + k + t) for t, p in enumerate(poly) if p)
+            for k in range(len(layouts))]
+    total = sum(a * b for a, b in zip(layouts, rest))
+    if local is None:
+        return total, []
+    return total, [sum(a * b for a, b in zip(mines, rest)) for mines in local.box_mines]
+
+
+def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
+    """Whether the mine count makes a box of some part, or the sea, safe in every layout.
+
+    Only a count that rules out some of the parts' combined mine totals can do that; when it
+    rules out none (the usual case, with a large sea) this costs one convolution.
+    """
+    base, poly = 0, [1]
+    for part in parts:
+        base += part.offset
+        poly = _convolve(poly, part.layouts)
+    left = [remaining - base - t for t, p in enumerate(poly) if p]
+    if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
+        return True  # every layout puts all the mines on the frontier
+    if all(0 <= n <= sea for n in left):
+        # The count rules nothing out: each part is free, and a part with a forced cell of its
+        # own would have made it forced before the reveal too.
+        return False
+    for i, part in enumerate(parts):
+        layouts, box_mines = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
+        if any(m == 0 for m in box_mines):
+            return True
+    return False
+
+
+def _convolve(a: list[int], b: tuple[int, ...]) -> list[int]:
+    result = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                result[i + j] += x * y
+    return result
+
+
+def _neighbour_product(values: np.ndarray) -> np.ndarray:
+    """For every cell, the product of ``values`` over its neighbours (1 beyond the edge)."""
+    height, width = values.shape
+    padded = np.ones((height + 2, width + 2))
+    padded[1:-1, 1:-1] = values
+    product = np.ones_like(values)
+    for dr, dc in _OFFSETS:
+        product *= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
+    return product
+
+
+STRATEGIES: dict[str, type] = {"paper": PaperStrategy, "safest": SafestStrategy,
+                               "best": BestStrategy}
 """Strategy classes by name; each takes keyword arguments ``seed``, ``flag_mines``, ``explain``."""
 
 

@@ -117,3 +117,108 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
     for strategy in (Idle(), Stuck()):
         with pytest.raises(RuntimeError, match="idle"):
             autoplay(Game.started(9, 9, 10, first_click=(0, 0), seed=0), strategy)
+
+
+# -- safest and best ---------------------------------------------------------------------------
+
+from fractions import Fraction  # noqa: E402
+
+from msanalysis.analysis import analyze  # noqa: E402
+from msanalysis.strategy import BestStrategy, SafestStrategy, _Endgame, _Outlook  # noqa: E402
+
+def _needs_guess(position: Position) -> bool:
+    if position.total_mines is None or position.is_lost:
+        return False
+    reference = enumerate_layouts(position)
+    return (reference.solutions > 0 and not reference.forced_safe
+            and len(reference.forced_mines) < len(reference.unknown))
+
+
+GUESSES = [p for p in game_positions(700, start=1000) if _needs_guess(p)][:40]
+
+
+def test_there_are_guess_positions_to_test():
+    assert len(GUESSES) >= 10
+
+
+@pytest.mark.parametrize("position", GUESSES)
+def test_safest_takes_the_lowest_probability_first_row_major(position):
+    reference = enumerate_layouts(position)
+    (move,) = SafestStrategy(explain=True).choose(position, analyze(position))
+    lowest = min(reference.mines[c] for c in reference.unknown)
+    assert move.guess and move.explanation
+    assert move.cell == min(c for c in reference.unknown if reference.mines[c] == lowest)
+
+
+@pytest.mark.parametrize("position", GUESSES)
+def test_outlook_counts_each_number_like_brute_force(position):
+    # Independent check: reveal the cell as each number and enumerate the layouts again.
+    reference = enumerate_layouts(position)
+    outlook = _Outlook(analyze(position))
+    for cell in reference.unknown:
+        if reference.mines[cell] == reference.solutions:
+            continue
+        outcomes = outlook.outcomes(cell)
+        assert sum(layouts for _, layouts, _ in outcomes) == \
+            reference.solutions - reference.mines[cell]
+        for number, layouts, progress in outcomes:
+            states = position.states.copy()
+            states[cell] = number
+            after = enumerate_layouts(Position(states, position.total_mines))
+            assert after.solutions == layouts
+            assert progress == bool(after.forced_safe), (cell, number)
+
+
+def test_outlook_progress_of_a_lone_cell():
+    # A corner of an empty 4x4 board with 3 mines: its 3 neighbours and 12 other cells. It
+    # makes progress when it shows 0, and when it shows 3 (the mine count then clears the rest).
+    analysis = analyze(Position.from_text("mines: 3\n????\n????\n????\n????"))
+    outcomes = _Outlook(analysis).outcomes((0, 0))
+    assert outcomes == [(0, 220, True), (1, 198, False), (2, 36, False), (3, 1, True)]
+    assert _Outlook(analysis).progress((0, 0)) == Fraction(221, 560)
+
+
+def test_endgame_on_a_fifty_fifty():
+    analysis = analyze(Position.from_text("mines: 1\n??\n11"))
+    cell, chance = _Endgame(analysis, 1000).best()
+    assert chance == 0.5 and cell == (0, 0)
+
+
+@pytest.mark.parametrize("position", GUESSES)
+def test_endgame_chance_is_a_probability_the_chosen_cell_can_reach(position):
+    reference = enumerate_layouts(position)
+    solved = _Endgame(analyze(position), 10_000).best()
+    if solved is None:
+        return
+    cell, chance = solved
+    safe = 1 - Fraction(reference.mines[cell], reference.solutions)
+    assert 1 / reference.solutions - 1e-12 <= chance <= safe + 1e-12
+
+
+@pytest.mark.parametrize("position", GUESSES[:30])
+def test_best_guesses_an_unknown_cell_that_may_be_safe(position):
+    reference = enumerate_layouts(position)
+    (move,) = BestStrategy(explain=True).choose(position, analyze(position))
+    assert move.guess and move.explanation
+    assert move.cell in reference.unknown and reference.mines[move.cell] < reference.solutions
+
+
+def test_strategies_reveal_all_forced_cells_and_flag_when_asked():
+    position = Position.from_text("mines: 2\n????\n121?\n...?")
+    for name in ("best", "safest"):
+        moves = make_strategy(name, flag_mines=True).choose(position, analyze(position))
+        assert {m.cell for m in moves if m.kind == "reveal"} == {(0, 1), (0, 3), (1, 3), (2, 3)}
+        assert {m.cell for m in moves if m.kind == "flag"} == {(0, 0), (0, 2)}
+        assert not any(m.guess for m in moves)
+
+
+def test_best_plays_beginner_games_reproducibly():
+    def play(seed):
+        game = Game.started(9, 9, 10, first_click=(0, 0), seed=seed)
+        moves = []
+        played = autoplay(game, make_strategy("best", seed=seed), on_move=moves.append)
+        return played, moves
+
+    results = [play(seed) for seed in range(4)]
+    assert results == [play(seed) for seed in range(4)]
+    assert all(played.status in ("won", "lost") for played, _ in results)
