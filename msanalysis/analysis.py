@@ -21,8 +21,9 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.position import Position
-from msanalysis.sat import Explanation, explain, forced_cells
+from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
 
 __all__ = ["Analysis", "analyze"]
 
@@ -45,13 +46,16 @@ class Analysis:
     """
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
-                 forced_mines: frozenset[Cell], *, time_limit: float | None = None) -> None:
+                 forced_mines: frozenset[Cell], *, time_limit: float | None = None,
+                 counts: Count | None = None) -> None:
         self.constraints = constraints
         self.position = constraints.position
         self.ignore_flags = constraints.ignore_flags
         self.forced_safe = forced_safe
         self.forced_mines = forced_mines
         self._time_limit = time_limit
+        if counts is not None:
+            self.__dict__["counts"] = counts  # the cached_property's slot: already counted
 
     # -- counting ---------------------------------------------------------------------------------
     @cached_property
@@ -234,9 +238,12 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
 
     Notes
     -----
-    SAT: one incremental solver per component, one question per box. Counting: polynomial in the
-    number of boxes and exponential only in the treewidth of each component (see
-    :func:`msanalysis.counting.count_component`).
+    With ``forced_only``, forced cells come from SAT: one incremental solver per component, one
+    question per box (see :func:`msanalysis.sat.forced_cells`). Otherwise they are read off the
+    exact counts (a box with no mine, or all mines, in every layout), which are needed anyway:
+    asking SAT as well would answer the same questions twice (the tests check that both agree).
+    Counting is polynomial in the number of boxes and exponential only in the treewidth of each
+    component (see :func:`msanalysis.counting.count_component`).
 
     Examples
     --------
@@ -251,12 +258,21 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     """
     start = time.perf_counter()
     constraints = build(position, ignore_flags=ignore_flags)
-    # SAT is not given the deadline: its questions take microseconds on Minesweeper clues, and
-    # forced cells must come back even when counting would not finish.
-    safe, mines = forced_cells(constraints)
-    analysis = Analysis(constraints, safe, mines,
+    if forced_only:
+        # SAT is not given the deadline: its questions take microseconds on Minesweeper clues,
+        # and forced cells must come back even when counting would not finish.
+        safe, mines = forced_cells(constraints)
+        return Analysis(constraints, safe, mines,
                         time_limit=None if time_limit is None
                         else max(0.0, start + time_limit - time.perf_counter()))
-    if not forced_only:
-        analysis.counts  # noqa: B018 - count now, so that AnalysisTooHard is raised here
-    return analysis
+    deadline = None if time_limit is None else start + time_limit
+    try:
+        counts = count(constraints, deadline=deadline)
+    except InconsistentPosition:
+        # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
+        raise inconsistency(constraints) from None
+    except AnalysisTooHard:
+        forced_cells(constraints)  # an inconsistent position is reported as such, not as hard
+        raise
+    safe, mines = counts.forced()
+    return Analysis(constraints, safe, mines, counts=counts)

@@ -97,6 +97,36 @@ class Count:
         sea = len(self.constraints.sea)
         return Fraction(self.sea_mines, sea * self.solutions) if sea else None
 
+    def forced(self) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """Unknown cells safe, or mines, in every layout: ``(safe, mines)``.
+
+        Exact, like the counts: a box is safe when it holds no mine in any layout, and full of
+        mines when it holds ``size`` in all of them. :func:`msanalysis.sat.forced_cells` finds
+        the same cells without counting (the tests check that both agree).
+
+        Examples
+        --------
+        >>> from msanalysis.position import Position
+        >>> from msanalysis.constraints import build
+        >>> safe, mines = count(build(Position.from_text("???\\n121"))).forced()
+        >>> sorted(safe), sorted(mines)
+        ([(0, 1)], [(0, 0), (0, 2)])
+        """
+        safe: list[Cell] = []
+        mines: list[Cell] = []
+        solutions = self.solutions
+        for box, held in zip(self.constraints.boxes, self.box_mines):
+            if held == 0:
+                safe.extend(box.cells)
+            elif held == box.size * solutions:
+                mines.extend(box.cells)
+        sea = self.constraints.sea
+        if sea and self.sea_mines == 0:
+            safe.extend(sea)
+        elif sea and self.sea_mines == len(sea) * solutions:
+            mines.extend(sea)
+        return frozenset(safe), frozenset(mines)
+
     def probabilities(self) -> dict[Cell, Fraction]:
         """Exact probability of a mine, for every unknown cell."""
         result: dict[Cell, Fraction] = {}

@@ -15,6 +15,7 @@ from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.sat import forced_cells
 from reference import enumerate_layouts, game_positions
 
 
@@ -27,12 +28,16 @@ def _agree(position: Position, ignore_flags: bool) -> bool:
         assert expected.solutions == 0, position
         return False
     assert expected.solutions > 0, position
-    # SAT's forced cells == counting's probabilities 0 and 1 == brute force.
+    # SAT's forced cells (alone, and through forced_only) == counting's probabilities 0 and 1
+    # == the full analysis's forced cells == brute force.
     exact = analysis.counts.probabilities()
     by_count_safe = {cell for cell, p in exact.items() if p == 0}
     by_count_mines = {cell for cell, p in exact.items() if p == 1}
-    assert analysis.forced_safe == by_count_safe == expected.forced_safe, position
-    assert analysis.forced_mines == by_count_mines == expected.forced_mines, position
+    by_sat_safe, by_sat_mines = forced_cells(analysis.constraints)
+    quick = analyze(position, ignore_flags=ignore_flags, forced_only=True)
+    assert by_sat_safe == quick.forced_safe == by_count_safe == expected.forced_safe, position
+    assert by_sat_mines == quick.forced_mines == by_count_mines == expected.forced_mines, position
+    assert analysis.forced_safe == by_count_safe and analysis.forced_mines == by_count_mines
     assert analysis.solutions == expected.solutions
     for cell in expected.unknown:
         assert analysis.exact_probability(cell) == expected.probability(cell)
@@ -164,8 +169,9 @@ def test_expert_positions_sat_and_counting_agree():
             continue
         a = analyze(game.position())
         exact = a.counts.probabilities()
-        assert a.forced_safe == {c for c, p in exact.items() if p == 0}
-        assert a.forced_mines == {c for c, p in exact.items() if p == 1}
+        safe, mines = forced_cells(a.constraints)
+        assert a.forced_safe == safe == {c for c, p in exact.items() if p == 0}
+        assert a.forced_mines == mines == {c for c, p in exact.items() if p == 1}
         assert not (a.forced_mines - board.mines) and not (a.forced_safe & board.mines)
 
 
