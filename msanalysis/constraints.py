@@ -23,6 +23,11 @@ from msanalysis.position import FLAG, HIDDEN, MINE, Position
 __all__ = ["Clue", "Box", "Component", "Constraints", "build"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
+# _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row
+# major): then k is 0 to 2 rows below f and -2 to 2 columns beside it, 15 places.
+_RELATIVE = np.array([[1 << int((r - fr) * 5 + (c - fc) + 2) if k >= f else 0
+                       for k, (r, c) in enumerate(_OFFSETS)]
+                      for f, (fr, fc) in enumerate(_OFFSETS)], dtype=np.int64)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +176,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
 
     Notes
     -----
-    O(cells) numpy work plus O(frontier) Python work to group the boxes and join components.
+    O(cells) numpy work: boxes are grouped by one integer key per frontier cell, components
+    joined by pointer jumping; Python work is only making the O(clues + boxes) result objects.
 
     Examples
     --------
@@ -216,82 +222,124 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_mask = revealed & (unknown_around > 0)
     clue_rows, clue_cols = np.nonzero(clue_mask)
     clue_count = len(clue_rows)
-    ids = np.full((height + 2, width + 2), -1, dtype=np.int32)
-    ids[clue_rows + 1, clue_cols + 1] = np.arange(clue_count, dtype=np.int32)
+    ids = np.full((height + 2, width + 2), -1, dtype=np.int64)
+    ids[clue_rows + 1, clue_cols + 1] = np.arange(clue_count)
 
     unknown_rows, unknown_cols = np.nonzero(unknown_mask)
-    signature = ids[unknown_rows[:, None] + 1 + _OFFSETS[:, 0], unknown_cols[:, None] + 1
-                    + _OFFSETS[:, 1]]
-    is_frontier = (signature >= 0).any(axis=1)
+    around = ids[unknown_rows[:, None] + 1 + _OFFSETS[:, 0],
+                 unknown_cols[:, None] + 1 + _OFFSETS[:, 1]]
+    touches = around >= 0
+    is_frontier = touches.any(axis=1)
     sea = tuple(_cells(unknown_rows[~is_frontier], unknown_cols[~is_frontier]))
     front_rows, front_cols = unknown_rows[is_frontier], unknown_cols[is_frontier]
-    signature = np.sort(signature[is_frontier], axis=1)
+    around, touches = around[is_frontier], touches[is_frontier]
+    front_count = len(front_rows)
+    if not front_count:
+        return Constraints(position, ignore_flags, frozenset(_cells(unknown_rows, unknown_cols)),
+                           frozenset(_cells(*np.nonzero(known_mask))), remaining, [], [], [],
+                           sea)
 
-    boxes: list[Box] = []
-    if len(front_rows):
-        keys, first, inverse = np.unique(signature, axis=0, return_index=True,
-                                         return_inverse=True)
-        inverse = inverse.reshape(-1)
-        # Number boxes in the row-major order of their first cell, which np.unique does not keep.
-        rank = np.empty(len(keys), dtype=np.int64)
-        rank[np.argsort(first, kind="stable")] = np.arange(len(keys))
-        box_of_cell = rank[inverse]
-        order = np.argsort(box_of_cell, kind="stable")
-        splits = np.flatnonzero(np.diff(box_of_cell[order])) + 1
-        front_cells = _cells(front_rows[order], front_cols[order])
-        keys_list = keys[np.argsort(rank)].tolist()
-        start = 0
-        for j, stop in enumerate([*splits.tolist(), len(order)]):
-            boxes.append(Box(tuple(front_cells[start:stop]),
-                             tuple(k for k in keys_list[j] if k >= 0)))
-            start = stop
+    # A cell's clues, as one integer: its first clue (ids are row-major, like the neighbour
+    # offsets) and a bit per other clue at its offset from that first one.
+    first = touches.argmax(axis=1)
+    keys = (around[np.arange(front_count), first] << 15) | (touches * _RELATIVE[first]).sum(axis=1)
+    by_key = np.argsort(keys, kind="stable")
+    sorted_keys = keys[by_key]
+    is_start = np.concatenate(([True], sorted_keys[1:] != sorted_keys[:-1]))
+    starts = np.flatnonzero(is_start)
+    # Boxes are numbered in the row-major order of their first cell, not in the order of keys.
+    first_cell = np.sort(by_key[starts])
+    box_count = len(first_cell)
+    box_of_key = np.empty(box_count, dtype=np.int64)
+    box_of_key[np.argsort(by_key[starts], kind="stable")] = np.arange(box_count)
+    box_of_cell = np.empty(front_count, dtype=np.int64)
+    box_of_cell[by_key] = box_of_key[np.cumsum(is_start) - 1]
+    cell_order = np.argsort(box_of_cell, kind="stable")
+    front_cells = _cells(front_rows[cell_order], front_cols[cell_order])
+    box_bounds = _bounds(box_of_cell, box_count)
+    box_cells = [tuple(front_cells[a:b]) for a, b in zip(box_bounds, box_bounds[1:])]
 
-    clue_boxes: list[list[int]] = [[] for _ in range(clue_count)]
-    for j, box in enumerate(boxes):
-        for i in box.clues:
-            clue_boxes[i].append(j)
+    # (box, clue) pairs, box by box with clues ascending: read off each box's first cell.
+    pair_box, column = np.nonzero(touches[first_cell])
+    pair_clue = around[first_cell[pair_box], column]
+    clue_bounds = _bounds(pair_box, box_count)
+    pair_clues = pair_clue.tolist()
+    boxes = [Box(cells, tuple(pair_clues[a:b]))
+             for cells, a, b in zip(box_cells, clue_bounds, clue_bounds[1:])]
+
+    by_clue = np.argsort(pair_clue, kind="stable")
+    boxes_by_clue = pair_box[by_clue].tolist()
+    of_clue = _bounds(pair_clue, clue_count)
+    # (clue, cell) pairs, clue by clue, box by box, row-major.
+    touch_cell, column = np.nonzero(touches)
+    touch_clue = around[touch_cell, column]
+    touch_order = np.argsort(touch_clue * box_count + box_of_cell[touch_cell], kind="stable")
+    touch_cell = touch_cell[touch_order]
+    touched = _cells(front_rows[touch_cell], front_cols[touch_cell])
+    of_touch = _bounds(touch_clue, clue_count)
     clue_cells = _cells(clue_rows, clue_cols)
-    numbers = states[clue_rows, clue_cols].tolist()
-    clue_needed = needed[clue_rows, clue_cols].tolist()
-    clues = []
-    for i in range(clue_count):
-        cells = [cell for j in clue_boxes[i] for cell in boxes[j].cells]
-        clues.append(Clue(clue_cells[i], numbers[i], clue_needed[i], tuple(cells),
-                          tuple(clue_boxes[i])))
+    clues = list(map(Clue, clue_cells, states[clue_rows, clue_cols].tolist(),
+                     needed[clue_rows, clue_cols].tolist(),
+                     [tuple(touched[a:b]) for a, b in zip(of_touch, of_touch[1:])],
+                     [tuple(boxes_by_clue[a:b]) for a, b in zip(of_clue, of_clue[1:])]))
+
+    # Components: clues joined through the boxes they share.
+    same_box = pair_box[1:] == pair_box[:-1]
+    root = _roots(clue_count, pair_clue[:-1][same_box], pair_clue[1:][same_box])
+    # Roots are each component's first clue: number components in that order.
+    is_root = root == np.arange(clue_count)
+    component_count = int(np.count_nonzero(is_root))
+    component_of_clue = (np.cumsum(is_root) - 1)[root]
+    component_of_box = component_of_clue[pair_clue[clue_bounds[:-1]]]
+    component_of_cell = component_of_box[box_of_cell]
+    clue_ids = _grouped(component_of_clue, component_count)
+    box_ids = _grouped(component_of_box, component_count)
+    by_component = np.argsort(component_of_cell, kind="stable")  # row-major within each
+    cells = _cells(front_rows[by_component], front_cols[by_component])
+    cell_bounds = _bounds(component_of_cell, component_count)
+    components = [Component(tuple(clue_cells[i] for i in clue_ids[k]),
+                            tuple(cells[cell_bounds[k]:cell_bounds[k + 1]]),
+                            tuple(box_cells[j] for j in box_ids[k]), clue_ids[k], box_ids[k])
+                  for k in range(component_count)]
 
     return Constraints(position, ignore_flags, frozenset(_cells(unknown_rows, unknown_cols)),
                        frozenset(_cells(*np.nonzero(known_mask))), remaining, clues, boxes,
-                       _components(clues, boxes), sea)
+                       components, sea)
 
 
-def _components(clues: list[Clue], boxes: list[Box]) -> list[Component]:
-    """Join clues that share a box (union-find: cheaper than a graph for this many nodes)."""
-    parent = list(range(len(clues)))
+def _bounds(labels: np.ndarray, count: int) -> list[int]:
+    """Where each label's run starts (and the last one ends) once ``labels`` are sorted."""
+    return [0, *np.cumsum(np.bincount(labels, minlength=count)).tolist()]
 
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
-    for box in boxes:
-        first = root(box.clues[0])
-        for i in box.clues[1:]:
-            other = root(i)
-            if other != first:
-                parent[other] = first
-    groups: dict[int, tuple[list[int], list[int]]] = {}
-    for i in range(len(clues)):  # clues are row-major, so groups come out in that order
-        groups.setdefault(root(i), ([], []))[0].append(i)
-    for j, box in enumerate(boxes):
-        groups[root(box.clues[0])][1].append(j)
-    components = []
-    for clue_ids, box_ids in groups.values():
-        cells = sorted(cell for j in box_ids for cell in boxes[j].cells)
-        components.append(Component(tuple(clues[i].cell for i in clue_ids), tuple(cells),
-                                    tuple(boxes[j].cells for j in box_ids), tuple(clue_ids),
-                                    tuple(box_ids)))
-    return components
+def _grouped(labels: np.ndarray, count: int) -> list[tuple[int, ...]]:
+    """Indices holding each label, ascending."""
+    order = np.argsort(labels, kind="stable").tolist()
+    bounds = _bounds(labels, count)
+    return [tuple(order[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The smallest node of each node's connected component, edges ``a[i] - b[i]``.
+
+    Hooks every root onto the smallest root across an edge, then jumps pointers until each
+    node points at its root: O(log n) rounds of numpy work in practice.
+    """
+    parent = np.arange(count)
+    while True:
+        ra, rb = parent[a], parent[b]
+        differ = ra != rb
+        if not differ.any():
+            return parent
+        ra, rb = ra[differ], rb[differ]
+        low = np.minimum(ra, rb)
+        np.minimum.at(parent, ra, low)
+        np.minimum.at(parent, rb, low)
+        while True:
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
 
 
 def _single_clue_error(position: Position, cell: Cell, needed: int,
