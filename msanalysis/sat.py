@@ -156,6 +156,41 @@ def _count_is_loose(constraints: Constraints) -> bool:
     return high <= remaining - 1 and low >= remaining - sea + 1
 
 
+def _propagate(constraints: Constraints) -> tuple[list[int], list[int]] | None:
+    """What the clues decide one at a time: per box 1 (all mines), -1 (all safe) or 0 (open),
+    and per clue the mines still needed among its open boxes. None when a clue cannot hold.
+
+    A clue whose open cells must all be mines, or all be safe, decides them, which may decide
+    other clues in turn (unit propagation, box by box). Whatever it decides is forced; SAT is
+    then asked only about the open boxes, with fewer variables and no unit clauses.
+    """
+    clues, boxes = constraints.clues, constraints.boxes
+    verdict = [0] * len(boxes)
+    need = [clue.mines for clue in clues]
+    room = [len(clue.cells) for clue in clues]
+    queue = [i for i in range(len(clues)) if need[i] == 0 or need[i] == room[i]]
+    while queue:
+        i = queue.pop()
+        if need[i] < 0 or need[i] > room[i]:
+            return None
+        if room[i] == 0 or 0 < need[i] < room[i]:
+            continue
+        value = 1 if need[i] else -1
+        for j in clues[i].boxes:
+            if verdict[j]:
+                continue
+            verdict[j] = value
+            box = boxes[j]
+            size = len(box.cells)
+            for k in box.clues:
+                room[k] -= size
+                if value > 0:
+                    need[k] -= size
+                if need[k] <= 0 or need[k] >= room[k]:
+                    queue.append(k)
+    return verdict, need
+
+
 def _decide(solver: Solver, variables: list[int], deadline: float | None,
             on_model=None) -> list[int] | None:
     """For each variable: 1 forced true, -1 forced false, 0 free. None when unsatisfiable.
@@ -218,8 +253,10 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
 
     Notes
     -----
-    One incremental Minicard solver per component, asked one question per box (cells of a box
-    are interchangeable), minus the questions earlier models answered. When the mine count can
+    Clues that decide their cells on their own (all mines or all safe, repeatedly) are applied
+    first, in Python; then one incremental Minicard solver per component holds the rest, asked
+    one question per open box (cells of a box are interchangeable), minus the questions earlier
+    models answered. When the mine count can
     matter (the endgame, or little sea) the components are joined into one solver by the count,
     which bounds the frontier's mines to ``[remaining - sea, remaining]``: the sea needs no
     variables, and a sea cell is forced when the frontier always holds one of those two
@@ -232,25 +269,39 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
     ([(0, 1)], [(0, 0), (0, 2)])
     """
     clues, boxes = constraints.clues, constraints.boxes
+    propagated = _propagate(constraints)
+    if propagated is None:
+        raise inconsistency(constraints)
+    decided, need = propagated
     safe: list[Cell] = []
     mines: list[Cell] = []
+    placed = 0  # mines the propagation put on the frontier
+    for box, verdict in zip(boxes, decided):
+        if verdict > 0:
+            mines.extend(box.cells)
+            placed += len(box.cells)
+        elif verdict < 0:
+            safe.extend(box.cells)
     if _count_is_loose(constraints):
         groups = [(component.clue_ids, component.box_ids, False) for component in
                   constraints.components]
     else:
         groups = [(range(len(clues)), range(len(boxes)), True)]
     for clue_ids, box_ids, joined in groups:
-        pool = IDPool()
-        members = [boxes[j].cells for j in box_ids]
-        var = {cell: pool.id(cell) for cells in members for cell in cells}
-        if not var and not joined:
+        members = [boxes[j].cells for j in box_ids if not decided[j]]
+        if not members and not joined:
             continue
+        pool = IDPool()
+        var = {cell: pool.id(cell) for cells in members for cell in cells}
         with Solver(name="mc") as solver:
             for i in clue_ids:
-                clue = clues[i]
-                _exactly(solver, [var[cell] for cell in clue.cells], clue.mines)
+                lits = [var[cell] for j in clues[i].boxes if not decided[j]
+                        for cell in boxes[j].cells]
+                if lits:
+                    _exactly(solver, lits, need[i])
             if joined:
-                verdicts = _decide_joined(constraints, solver, pool, var, members, deadline)
+                verdicts = _decide_joined(constraints, solver, pool, var, members, placed,
+                                          deadline)
             else:
                 verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
         if verdicts is None:
@@ -264,11 +315,14 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
 
 
 def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: dict[Cell, int],
-                   members: list[tuple[Cell, ...]], deadline: float | None) -> list[int] | None:
-    """Verdicts for every box and, last (``members`` grows by the sea), for the sea."""
+                   members: list[tuple[Cell, ...]], placed: int,
+                   deadline: float | None) -> list[int] | None:
+    """Verdicts for every box of ``members`` and, last (``members`` grows by the sea), for the
+    sea; ``placed`` mines are on frontier cells outside ``var`` already."""
     remaining, sea = constraints.remaining, len(constraints.sea)
     frontier = list(var.values())
     if remaining is not None:
+        remaining -= placed  # from here on, mines among the sea and the cells of ``var``
         _between(solver, frontier, remaining - sea, remaining)
     if not sea or remaining is None:
         verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
