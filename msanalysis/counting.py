@@ -339,7 +339,7 @@ def count_component(constraints: Constraints, component: Component, *,
     """
     boxes = [constraints.boxes[j] for j in component.box_ids]
     local = {j: i for i, j in enumerate(component.box_ids)}
-    sizes = [box.size for box in boxes]
+    sizes = [len(box.cells) for box in boxes]
     clues = [constraints.clues[i] for i in component.clue_ids]
     scopes = [tuple(local[j] for j in clue.boxes) for clue in clues]
     needs = [clue.mines for clue in clues]
@@ -347,7 +347,67 @@ def count_component(constraints: Constraints, component: Component, *,
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
     width = (cells + 4 + 7) // 8 * 8
+    where = list(component.clues)
 
+    settled = _settle(sizes, scopes, needs)
+    if settled is None:
+        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
+    decided, need = settled
+    placed = sum(size for size, verdict in zip(sizes, decided) if verdict > 0)
+    # Count each connected piece of what the clues leave open on its own, then join them: a
+    # product of polynomials, and a box's mines times the other pieces' layouts.
+    totals, piece_mines, piece_boxes = [], [], []
+    for piece in _pieces(sizes, scopes, decided):
+        _check_deadline(deadline, "counting a component")
+        index = {v: i for i, v in enumerate(piece)}
+        piece_scopes, piece_needs = [], []
+        for c, scope in enumerate(scopes):
+            inside = tuple(index[v] for v in scope if v in index)
+            if inside:
+                piece_scopes.append(inside)
+                piece_needs.append(need[c])
+        piece_sizes = [sizes[v] for v in piece]
+        counter = _count_bag if len(piece) <= _SINGLE_BAG_BOXES else _count_tree
+        total, mines = counter(piece_sizes, piece_scopes, piece_needs, width, deadline, where)
+        totals.append(total)
+        piece_mines.append(mines)
+        piece_boxes.append(piece)
+    total = (placed, 1)
+    for value in totals:
+        total = (total[0] + value[0], total[1] * value[1])
+    box_mines: list = [None] * len(sizes)
+    for v, verdict in enumerate(decided):
+        if verdict > 0:
+            box_mines[v] = (total[0], sizes[v] * total[1])
+    for p, (piece, mines) in enumerate(zip(piece_boxes, piece_mines)):
+        others = (placed, 1)
+        for q, value in enumerate(totals):
+            if q != p:
+                others = (others[0] + value[0], others[1] * value[1])
+        for v, value in zip(piece, mines):
+            if value is not None:
+                box_mines[v] = (value[0] + others[0], value[1] * others[1])
+
+    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
+    low = ((total[1] & -total[1]).bit_length() - 1) // width
+    offset = total[0] + low
+    layouts = _unpack(total[1] >> (low * width), width)
+    span = len(layouts)
+
+    def aligned(value) -> int:
+        if value is None:
+            return 0
+        shift = (value[0] - offset) * width
+        return value[1] << shift if shift >= 0 else value[1] >> -shift
+
+    return ComponentCount(offset, tuple(layouts),
+                          tuple(tuple(_unpack(aligned(m), width, span)) for m in box_mines))
+
+
+def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
+                deadline: float | None, where: list[Cell]) -> tuple[tuple[int, int], list]:
+    """All layouts of a connected piece and each box's mines, as (shift, packed) polynomials
+    (None for a box that never holds a mine), by sum-product over a tree decomposition."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -369,7 +429,7 @@ def count_component(constraints: Constraints, component: Component, *,
         rows = _assignments(bag, sizes, scopes, needs, clues_of_box, deadline)
         if not rows:
             raise InconsistentPosition("no layout satisfies the clues of a component",
-                                       clues=list(component.clues))
+                                       clues=where)
         weighed = [i for i, v in enumerate(bag) if home[v] == b]
         weights = []
         for row in rows:
@@ -428,7 +488,7 @@ def count_component(constraints: Constraints, component: Component, *,
             total = _plus(total, value, width)
     if total is None:
         raise InconsistentPosition("no layout satisfies the clues of a component",
-                                   clues=list(component.clues))
+                                   clues=where)
 
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
@@ -455,20 +515,138 @@ def count_component(constraints: Constraints, component: Component, *,
                     values = times(values, keys_for_child[other], up[other])
             down[child] = collect(keys_for_child[child], values)
 
-    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total[1] & -total[1]).bit_length() - 1) // width
-    offset = total[0] + low
-    layouts = _unpack(total[1] >> (low * width), width)
-    span = len(layouts)
+    return total, box_mines
 
-    def aligned(value) -> int:
-        if value is None:
-            return 0
-        shift = (value[0] - offset) * width
-        return value[1] << shift if shift >= 0 else value[1] >> -shift
 
-    return ComponentCount(offset, tuple(layouts),
-                          tuple(tuple(_unpack(aligned(m), width, span)) for m in box_mines))
+def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
+               deadline: float | None, where: list[Cell]) -> tuple[tuple[int, int], list]:
+    """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
+    over its assignments, weighing each as it is found."""
+    clues_of_box: list[list[int]] = [[] for _ in sizes]
+    for c, scope in enumerate(scopes):
+        for v in scope:
+            clues_of_box[v].append(c)
+    count = len(sizes)
+    need = list(needs)
+    room = [sum(sizes[v] for v in scope) for scope in scopes]
+    top = sum(sizes)
+    layouts = [0] * (top + 1)
+    mines = [[0] * (top + 1) for _ in sizes]
+    values = [0] * count
+    found = [0]
+    choose = [[comb(size, k) for k in range(size + 1)] for size in sizes]
+
+    def place(i: int, placed: int, weight: int) -> None:
+        if i == count:
+            layouts[placed] += weight
+            for v in range(count):
+                if values[v]:
+                    mines[v][placed] += values[v] * weight
+            found[0] += 1
+            if found[0] % 65536 == 0:
+                if found[0] > _MAX_BAG_ASSIGNMENTS:
+                    raise AnalysisTooHard(
+                        f"a component needs more than {_MAX_BAG_ASSIGNMENTS} assignments in one "
+                        f"part of its tree decomposition ({count} boxes)")
+                _check_deadline(deadline, "enumerating a component")
+            return
+        size = sizes[i]
+        mine_clues = clues_of_box[i]
+        low, high = 0, size
+        for c in mine_clues:
+            room[c] -= size
+            low = max(low, need[c] - room[c])
+            high = min(high, need[c])
+        ways = choose[i]
+        for k in range(low, high + 1):
+            for c in mine_clues:
+                need[c] -= k
+            values[i] = k
+            place(i + 1, placed + k, weight * ways[k])
+            for c in mine_clues:
+                need[c] += k
+        values[i] = 0
+        for c in mine_clues:
+            room[c] += size
+
+    place(0, 0, 1)
+    low = next((m for m, value in enumerate(layouts) if value), None)
+    if low is None:
+        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
+    return ((low, _pack(layouts[low:], width)),
+            [(low, _pack(row[low:], width)) if any(row) else None for row in mines])
+
+
+def _settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
+            ) -> tuple[list[int], list[int]] | None:
+    """Boxes the clues decide one at a time (1: all mines, -1: all safe, 0: open), repeatedly,
+    and the mines each clue still needs among its open boxes; None when a clue cannot hold.
+
+    A decided box holds ``comb(size, 0 or size) = 1`` way, so counting skips it: on mid-game
+    positions most boxes are decided this way, and the rest falls into small pieces.
+    """
+    clues_of_box: list[list[int]] = [[] for _ in sizes]
+    for c, scope in enumerate(scopes):
+        for v in scope:
+            clues_of_box[v].append(c)
+    decided = [0] * len(sizes)
+    need = list(needs)
+    room = [sum(sizes[v] for v in scope) for scope in scopes]
+    queue = [c for c in range(len(scopes)) if need[c] <= 0 or need[c] >= room[c]]
+    while queue:
+        c = queue.pop()
+        if need[c] < 0 or need[c] > room[c]:
+            return None
+        if room[c] == 0 or 0 < need[c] < room[c]:
+            continue
+        value = 1 if need[c] else -1
+        for v in scopes[c]:
+            if decided[v]:
+                continue
+            decided[v] = value
+            size = sizes[v]
+            for other in clues_of_box[v]:
+                room[other] -= size
+                if value > 0:
+                    need[other] -= size
+                if need[other] <= 0 or need[other] >= room[other]:
+                    queue.append(other)
+    return decided, need
+
+
+def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
+            ) -> list[list[int]]:
+    """The open boxes, grouped by the clues that still join them (each group ascending)."""
+    parent = list(range(len(sizes)))
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    for scope in scopes:
+        first = -1
+        for v in scope:
+            if decided[v]:
+                continue
+            if first < 0:
+                first = root(v)
+            else:
+                other = root(v)
+                if other != first:
+                    parent[other] = first
+    groups: dict[int, list[int]] = {}
+    for v in range(len(sizes)):
+        if not decided[v]:
+            groups.setdefault(root(v), []).append(v)
+    return list(groups.values())
+
+
+def _pack(values: list[int], width: int) -> int:
+    """A polynomial's coefficients packed ``width`` bits (a multiple of 8) per coefficient."""
+    step = width // 8
+    return int.from_bytes(b"".join(value.to_bytes(step, "little") for value in values), "little")
 
 
 def _plus(a: tuple[int, int] | None, b: tuple[int, int], width: int) -> tuple[int, int]:
