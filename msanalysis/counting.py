@@ -356,37 +356,45 @@ def count_component(constraints: Constraints, component: Component, *,
     placed = sum(size for size, verdict in zip(sizes, decided) if verdict > 0)
     # Count each connected piece of what the clues leave open on its own, then join them: a
     # product of polynomials, and a box's mines times the other pieces' layouts.
-    totals, piece_mines, piece_boxes = [], [], []
-    for piece in _pieces(sizes, scopes, decided):
+    pieces = _pieces(sizes, scopes, decided)
+    piece_of = [-1] * len(sizes)
+    position = [0] * len(sizes)  # of each open box within its piece
+    for p, piece in enumerate(pieces):
+        for i, v in enumerate(piece):
+            piece_of[v], position[v] = p, i
+    piece_scopes: list[list[tuple[int, ...]]] = [[] for _ in pieces]
+    piece_needs: list[list[int]] = [[] for _ in pieces]
+    for c, scope in enumerate(scopes):
+        inside = tuple(position[v] for v in scope if not decided[v])
+        if inside:
+            p = piece_of[scope[[decided[v] for v in scope].index(0)]]
+            piece_scopes[p].append(inside)
+            piece_needs[p].append(need[c])
+    totals, piece_mines = [], []
+    for p, piece in enumerate(pieces):
         _check_deadline(deadline, "counting a component")
-        index = {v: i for i, v in enumerate(piece)}
-        piece_scopes, piece_needs = [], []
-        for c, scope in enumerate(scopes):
-            inside = tuple(index[v] for v in scope if v in index)
-            if inside:
-                piece_scopes.append(inside)
-                piece_needs.append(need[c])
-        piece_sizes = [sizes[v] for v in piece]
         counter = _count_bag if len(piece) <= _SINGLE_BAG_BOXES else _count_tree
-        total, mines = counter(piece_sizes, piece_scopes, piece_needs, width, deadline, where)
+        total, mines = counter([sizes[v] for v in piece], piece_scopes[p], piece_needs[p], width,
+                               deadline, where)
         totals.append(total)
         piece_mines.append(mines)
-        piece_boxes.append(piece)
-    total = (placed, 1)
-    for value in totals:
-        total = (total[0] + value[0], total[1] * value[1])
+    # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
+    before, after = [(placed, 1)], [(0, 1)]
+    for value, other in zip(totals, reversed(totals)):
+        before.append((before[-1][0] + value[0], before[-1][1] * value[1]))
+        after.append((after[-1][0] + other[0], after[-1][1] * other[1]))
+    after.reverse()
+    total = before[-1]
     box_mines: list = [None] * len(sizes)
     for v, verdict in enumerate(decided):
         if verdict > 0:
             box_mines[v] = (total[0], sizes[v] * total[1])
-    for p, (piece, mines) in enumerate(zip(piece_boxes, piece_mines)):
-        others = (placed, 1)
-        for q, value in enumerate(totals):
-            if q != p:
-                others = (others[0] + value[0], others[1] * value[1])
+    for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
+        shift = before[p][0] + after[p + 1][0]
+        others = before[p][1] * after[p + 1][1]
         for v, value in zip(piece, mines):
             if value is not None:
-                box_mines[v] = (value[0] + others[0], value[1] * others[1])
+                box_mines[v] = (value[0] + shift, value[1] * others)
 
     # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
     low = ((total[1] & -total[1]).bit_length() - 1) // width
