@@ -22,7 +22,7 @@ from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
-from msanalysis.position import Position
+from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
 
 __all__ = ["Analysis", "analyze"]
@@ -121,22 +121,25 @@ class Analysis:
 
         NaN for revealed cells, 1.0 for shown mines and for flags when flags count as mines.
         """
-        result = np.full(self.position.shape, np.nan)
-        for cell in self.constraints.known_mines:
-            result[cell] = 1.0
-        counts = self.counts
-        for j, box in enumerate(self.constraints.boxes):
-            rows, cols = zip(*box.cells)
-            result[rows, cols] = float(counts.box_probability(j))
-        sea = counts.sea_probability()
-        if sea is not None:
-            rows, cols = zip(*self.constraints.sea)
-            result[rows, cols] = float(sea)
-        # Exact zeros and ones, whatever rounding did on the way.
-        for cell in self.forced_safe:
-            result[cell] = 0.0
-        for cell in self.forced_mines:
-            result[cell] = 1.0
+        constraints, counts = self.constraints, self.counts
+        states = self.position.states
+        known = (states == MINE) if self.ignore_flags else (states == MINE) | (states == FLAG)
+        result = np.where(known, 1.0, np.nan)
+        solutions = counts.solutions
+        # Python's int / int is correctly rounded, so each value is float() of the exact
+        # Fraction (0.0 and 1.0 exactly for forced cells) without reducing a Fraction per box.
+        cells = [cell for box in constraints.boxes for cell in box.cells]
+        values = [mines / (len(box.cells) * solutions)
+                  for box, mines in zip(constraints.boxes, counts.box_mines)]
+        if constraints.sea:
+            cells.extend(constraints.sea)
+            values.append(counts.sea_mines / (len(constraints.sea) * solutions))
+        if cells:
+            where = np.array(cells).T
+            sizes = [len(box.cells) for box in constraints.boxes]
+            if constraints.sea:
+                sizes.append(len(constraints.sea))
+            result[where[0], where[1]] = np.repeat(values, sizes)
         result.setflags(write=False)
         return result
 
