@@ -131,28 +131,37 @@ def _guarded_between(solver: Solver, pool: IDPool, selector: int, lits: list[int
     _guarded_atmost(solver, pool, selector, [-lit for lit in lits], len(lits) - low)
 
 
-def _count_is_loose(constraints: Constraints) -> bool:
+def _count_is_loose(constraints: Constraints,
+                    settled: tuple[list[int], list[int]] | None = None) -> bool:
     """True when the mine count cannot matter: every combination of the components' feasible
     mine counts leaves between 1 and ``sea - 1`` mines for the sea.
 
-    Uses cheap bounds per component: at least the sum over clues with disjoint cells (greedy),
-    at most the fewer of its cells and the sum of its clues.
+    Uses cheap bounds: the mines the clues decide alone (``settled``, from :func:`_propagate`;
+    found here when not given), plus at least the sum over open clues with disjoint open boxes
+    (greedy), at most, per component, the fewer of its open cells and its open clues' needs.
     """
     remaining, sea = constraints.remaining, len(constraints.sea)
     if remaining is None:
         return True
     if sea < 2:
         return False
-    low = high = 0
+    if settled is None:
+        settled = _propagate(constraints)
+        if settled is None:
+            return False  # inconsistent: the joined solver finds out
+    decided, need = settled
+    clues, boxes = constraints.clues, constraints.boxes
+    low = high = sum(len(box.cells) for box, verdict in zip(boxes, decided) if verdict > 0)
+    taken: set[int] = set()
+    for i in sorted((i for i, n in enumerate(need) if n > 0), key=lambda i: -need[i]):
+        own = [j for j in clues[i].boxes if not decided[j]]
+        if taken.isdisjoint(own):
+            low += need[i]
+            taken.update(own)
     for component in constraints.components:
-        clues = sorted((constraints.clues[i] for i in component.clue_ids),
-                       key=lambda clue: -clue.mines)
-        taken: set[Cell] = set()
-        for clue in clues:
-            if clue.mines and taken.isdisjoint(clue.cells):
-                low += clue.mines
-                taken.update(clue.cells)
-        high += min(len(component.cells), sum(clue.mines for clue in clues))
+        open_cells = sum(len(boxes[j].cells) for j in component.box_ids if not decided[j])
+        if open_cells:
+            high += min(open_cells, sum(need[i] for i in component.clue_ids))
     return high <= remaining - 1 and low >= remaining - sea + 1
 
 
@@ -282,7 +291,7 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
             placed += len(box.cells)
         elif verdict < 0:
             safe.extend(box.cells)
-    if _count_is_loose(constraints):
+    if _count_is_loose(constraints, propagated):
         groups = [(component.clue_ids, component.box_ids, False) for component in
                   constraints.components]
     else:
@@ -295,10 +304,9 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
         var = {cell: pool.id(cell) for cells in members for cell in cells}
         with Solver(name="mc") as solver:
             for i in clue_ids:
-                lits = [var[cell] for j in clues[i].boxes if not decided[j]
-                        for cell in boxes[j].cells]
-                if lits:
-                    _exactly(solver, lits, need[i])
+                if need[i]:  # a clue that needs no more mines has no open cells left
+                    _exactly(solver, [var[cell] for j in clues[i].boxes if not decided[j]
+                                      for cell in boxes[j].cells], need[i])
             if joined:
                 verdicts = _decide_joined(constraints, solver, pool, var, members, placed,
                                           deadline)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import msanalysis.sat as sat
 from msanalysis.constraints import build
 from msanalysis.errors import InconsistentPosition
+from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
 from reference import enumerate_layouts, game_positions
@@ -77,15 +79,41 @@ def test_sea_forced_mines_when_frontier_is_pinned():
 
 
 def test_per_component_and_joined_solvers_agree(monkeypatch):
+    loose_with_count = 0
     for position in game_positions(80, start=5000):
-        position = position.with_total_mines(None)
-        try:
-            loose = forced_cells(build(position))
-        except InconsistentPosition:
+        # With the count unknown, and with it known when the bounds say it cannot matter.
+        for total in {None, position.total_mines}:
+            position = position.with_total_mines(total)
+            constraints = build(position)
+            try:
+                loose = forced_cells(constraints)
+            except InconsistentPosition:
+                continue
+            if total is not None:
+                if not sat._count_is_loose(constraints):
+                    continue
+                loose_with_count += 1
+            monkeypatch.setattr(sat, "_count_is_loose", lambda *args: False)
+            assert forced_cells(build(position)) == loose
+            monkeypatch.undo()
+    # Small positions rarely leave the count loose; expert mid-game positions often do.
+    rng = np.random.default_rng(3)
+    for seed in range(8):
+        game = Game.started(30, 16, 99, first_click=(8, 15), seed=seed)
+        for _ in range(30):
+            covered = [c for c in zip(*np.nonzero(~game.board.mask)) if not game.is_revealed(c)]
+            if game.status != "playing" or not covered:
+                break
+            game.reveal(tuple(int(v) for v in covered[int(rng.integers(len(covered)))]))
+        constraints = build(game.position())
+        if game.status != "playing" or not sat._count_is_loose(constraints):
             continue
-        monkeypatch.setattr(sat, "_count_is_loose", lambda constraints: False)
-        assert forced_cells(build(position)) == loose
+        loose_with_count += 1
+        loose = forced_cells(constraints)
+        monkeypatch.setattr(sat, "_count_is_loose", lambda *args: False)
+        assert forced_cells(constraints) == loose
         monkeypatch.undo()
+    assert loose_with_count >= 4
 
 
 def test_explain_rejects_cells_that_are_not_hidden_or_not_forced():
