@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from msanalysis.board import Cell, neighbour_counts
+from msanalysis.board import Cell
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
@@ -176,8 +176,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
 
     Notes
     -----
-    O(cells) numpy work: boxes are grouped by one integer key per frontier cell, components
-    joined by pointer jumping; Python work is only making the O(clues + boxes) result objects.
+    O(cells) numpy work: boxes are grouped by one integer key per frontier cell; Python work is
+    a union-find over the clues that share a box, and making the O(clues + boxes) result objects.
 
     Examples
     --------
@@ -211,8 +211,10 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                 f"{remaining} mines left but only {unknown_count} unknown cells to hold them",
                 uses_mine_count=True)
 
-    unknown_around = neighbour_counts(unknown_mask)
-    needed = states.astype(np.int16) - neighbour_counts(known_mask)
+    # Unknown and known neighbours in one pass: four bits each of one int16 per cell.
+    around_both = _neighbour_sums(unknown_mask + (known_mask.astype(np.int16) << 4))
+    unknown_around = around_both & 15
+    needed = states - (around_both >> 4)
     bad = revealed & ((needed < 0) | (needed > unknown_around))
     if bad.any():
         cell = _cells(*np.nonzero(bad))[0]
@@ -307,6 +309,15 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                        components, sea)
 
 
+def _neighbour_sums(values: np.ndarray) -> np.ndarray:
+    """For every cell, the sum of ``values`` (int16) over its up to eight neighbours."""
+    height, width = values.shape
+    padded = np.zeros((height + 2, width + 2), dtype=np.int16)
+    padded[1:-1, 1:-1] = values
+    return (padded[:-2, :-2] + padded[:-2, 1:-1] + padded[:-2, 2:] + padded[1:-1, :-2]
+            + padded[1:-1, 2:] + padded[2:, :-2] + padded[2:, 1:-1] + padded[2:, 2:])
+
+
 def _bounds(labels: np.ndarray, count: int) -> list[int]:
     """Where each label's run starts (and the last one ends) once ``labels`` are sorted."""
     return [0, *np.cumsum(np.bincount(labels, minlength=count)).tolist()]
@@ -322,24 +333,24 @@ def _grouped(labels: np.ndarray, count: int) -> list[tuple[int, ...]]:
 def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """The smallest node of each node's connected component, edges ``a[i] - b[i]``.
 
-    Hooks every root onto the smallest root across an edge, then jumps pointers until each
-    node points at its root: O(log n) rounds of numpy work in practice.
+    Union-find that always hangs the larger root under the smaller, so a root is its
+    component's smallest node and one ascending pass finishes every path. A Python loop over
+    the edges measured as fast as numpy pointer jumping on expert boards, and faster on small
+    ones (fewer calls).
     """
-    parent = np.arange(count)
-    while True:
-        ra, rb = parent[a], parent[b]
-        differ = ra != rb
-        if not differ.any():
-            return parent
-        ra, rb = ra[differ], rb[differ]
-        low = np.minimum(ra, rb)
-        np.minimum.at(parent, ra, low)
-        np.minimum.at(parent, rb, low)
-        while True:
-            jumped = parent[parent]
-            if np.array_equal(jumped, parent):
-                break
-            parent = jumped
+    parent = list(range(count))
+    for x, y in zip(a.tolist(), b.tolist()):
+        while parent[x] != x:
+            parent[x] = x = parent[parent[x]]  # path halving keeps the trees shallow
+        while parent[y] != y:
+            parent[y] = y = parent[parent[y]]
+        if x < y:
+            parent[y] = x
+        elif y < x:
+            parent[x] = y
+    for i in range(count):  # parent[i] < i is final by now, so this reaches the root
+        parent[i] = parent[parent[i]]
+    return np.array(parent, dtype=np.int64)
 
 
 def _single_clue_error(position: Position, cell: Cell, needed: int,
