@@ -341,7 +341,7 @@ def count_component(constraints: Constraints, component: Component, *,
     local = {j: i for i, j in enumerate(component.box_ids)}
     sizes = [len(box.cells) for box in boxes]
     clues = [constraints.clues[i] for i in component.clue_ids]
-    scopes = [tuple(local[j] for j in clue.boxes) for clue in clues]
+    scopes = [tuple(map(local.__getitem__, clue.boxes)) for clue in clues]
     needs = [clue.mines for clue in clues]
     cells = sum(sizes)
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
@@ -349,7 +349,7 @@ def count_component(constraints: Constraints, component: Component, *,
     width = (cells + 4 + 7) // 8 * 8
     where = list(component.clues)
 
-    settled = _settle(sizes, scopes, needs)
+    settled = _settle(sizes, scopes, needs, [len(clue.cells) for clue in clues])
     if settled is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     decided, need = settled
@@ -408,8 +408,13 @@ def count_component(constraints: Constraints, component: Component, *,
         shift = (value[0] - offset) * width
         return value[1] << shift if shift >= 0 else value[1] >> -shift
 
-    return ComponentCount(offset, tuple(layouts),
-                          tuple(tuple(_unpack(aligned(m), width, span)) for m in box_mines))
+    layouts = tuple(layouts)
+    nothing = (0,) * span
+    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
+    return ComponentCount(offset, layouts, tuple(
+        nothing if verdict < 0 else tuple(size * n for n in layouts) if verdict > 0
+        else tuple(_unpack(aligned(m), width, span))
+        for m, size, verdict in zip(box_mines, sizes, decided)))
 
 
 def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
@@ -585,7 +590,7 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
             [(low, _pack(row[low:], width)) if any(row) else None for row in mines])
 
 
-def _settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
+def _settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int]
             ) -> tuple[list[int], list[int]] | None:
     """Boxes the clues decide one at a time (1: all mines, -1: all safe, 0: open), repeatedly,
     and the mines each clue still needs among its open boxes; None when a clue cannot hold.
@@ -599,7 +604,7 @@ def _settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
             clues_of_box[v].append(c)
     decided = [0] * len(sizes)
     need = list(needs)
-    room = [sum(sizes[v] for v in scope) for scope in scopes]
+    room = list(rooms)  # cells of each clue
     queue = [c for c in range(len(scopes)) if need[c] <= 0 or need[c] >= room[c]]
     while queue:
         c = queue.pop()
