@@ -20,7 +20,7 @@ from msanalysis.board import Cell
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Clue", "Box", "Component", "Constraints", "build"]
+__all__ = ["Clue", "Box", "Component", "Constraints", "build", "settle"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 # _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row
@@ -307,6 +307,69 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     return Constraints(position, ignore_flags, frozenset(_cells(unknown_rows, unknown_cols)),
                        frozenset(_cells(*np.nonzero(known_mask))), remaining, clues, boxes,
                        components, sea)
+
+
+def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int],
+           clues_of_box: list[list[int]]) -> tuple[list[int], list[int]] | None:
+    """What clues decide one at a time, repeatedly: boxes all mines or all safe.
+
+    A clue whose open cells must all be mines (or all be safe) decides its open boxes, which
+    may decide other clues in turn: unit propagation, box by box. What it decides holds in
+    every layout, so :mod:`msanalysis.sat` asks the solver only about the open boxes and
+    :mod:`msanalysis.counting` counts only them (a decided box has one way to be filled).
+
+    Parameters
+    ----------
+    sizes : list of int
+        Cells of each box.
+    scopes, needs, rooms : lists, one entry per clue
+        The boxes of the clue, the mines it needs among them, and its number of cells.
+    clues_of_box : list of list of int
+        The clues of each box.
+
+    Returns
+    -------
+    (decided, need) or None
+        ``decided[j]`` is 1 (all mines), -1 (all safe) or 0 (open); ``need[c]`` the mines clue
+        ``c`` still needs among its open boxes. None when some clue cannot hold.
+
+    Notes
+    -----
+    O(clues + sum of clues per box): each box is decided at most once.
+
+    Examples
+    --------
+    The 0 clears two cells, which leaves the first 1 one cell: a mine.
+
+    >>> c = build(Position.from_text("???\\n110"))
+    >>> settle([box.size for box in c.boxes], [clue.boxes for clue in c.clues],
+    ...        [clue.mines for clue in c.clues], [len(clue.cells) for clue in c.clues],
+    ...        [list(box.clues) for box in c.boxes])
+    ([1, -1, -1], [0, 0, 0])
+    """
+    decided = [0] * len(sizes)
+    need = list(needs)
+    room = list(rooms)
+    queue = [c for c in range(len(scopes)) if need[c] <= 0 or need[c] >= room[c]]
+    while queue:
+        c = queue.pop()
+        if need[c] < 0 or need[c] > room[c]:
+            return None
+        if room[c] == 0 or 0 < need[c] < room[c]:
+            continue
+        value = 1 if need[c] else -1
+        for v in scopes[c]:
+            if decided[v]:
+                continue
+            decided[v] = value
+            size = sizes[v]
+            for other in clues_of_box[v]:
+                room[other] -= size
+                if value > 0:
+                    need[other] -= size
+                if need[other] <= 0 or need[other] >= room[other]:
+                    queue.append(other)
+    return decided, need
 
 
 def _neighbour_sums(values: np.ndarray) -> np.ndarray:

@@ -26,7 +26,7 @@ import networkx as nx
 from networkx.algorithms.approximation import treewidth_min_degree
 
 from msanalysis.board import Cell
-from msanalysis.constraints import Component, Constraints
+from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
 __all__ = ["ComponentCount", "Count", "count_component", "count"]
@@ -158,22 +158,38 @@ def _assignments(variables: tuple[int, ...], sizes: list[int], scopes: list[tupl
             clues_of[position[v]].append(local)
     need = [needs[c] for c in inside]
     room = [sum(sizes[v] for v in scopes[c]) for c in inside]
-    var_sizes = [sizes[v] for v in variables]
-    count = len(variables)
     result: list[tuple[int, ...]] = []
+    _backtrack([sizes[v] for v in variables], clues_of, need, room,
+               lambda values: result.append(tuple(values)), deadline)
+    return result
+
+
+def _backtrack(sizes: list[int], clues_of: list[list[int]], need: list[int], room: list[int],
+               leaf, deadline: float | None) -> None:
+    """Call ``leaf(values)`` for every assignment of mine counts ``values[i]`` in
+    ``0..sizes[i]`` that meets the clues exactly (``clues_of[i]``: the clues of variable ``i``;
+    ``need`` and ``room``: each clue's mines and cells, updated in place and restored).
+
+    Pruned by the clues' bounds as each variable is placed, so a clue is met exactly once its
+    last variable is; ``leaf`` must not keep ``values``, which changes.
+    """
+    count = len(sizes)
     values = [0] * count
+    found = 0
 
     def place(i: int) -> None:
+        nonlocal found
         if i == count:
-            result.append(tuple(values))
-            if len(result) % 65536 == 0:
-                if len(result) > _MAX_BAG_ASSIGNMENTS:
+            leaf(values)
+            found += 1
+            if found % 65536 == 0:
+                if found > _MAX_BAG_ASSIGNMENTS:
                     raise AnalysisTooHard(
                         f"a component needs more than {_MAX_BAG_ASSIGNMENTS} assignments in one "
                         f"part of its tree decomposition ({count} boxes)")
                 _check_deadline(deadline, "enumerating a component")
             return
-        size = var_sizes[i]
+        size = sizes[i]
         mine_clues = clues_of[i]
         low, high = 0, size
         for c in mine_clues:
@@ -187,11 +203,11 @@ def _assignments(variables: tuple[int, ...], sizes: list[int], scopes: list[tupl
             place(i + 1)
             for c in mine_clues:
                 need[c] += k
+        values[i] = 0
         for c in mine_clues:
             room[c] += size
 
     place(0)
-    return result
 
 
 def _elimination_tree(sizes: list[int], scopes: list[tuple[int, ...]]
@@ -349,7 +365,13 @@ def count_component(constraints: Constraints, component: Component, *,
     width = (cells + 4 + 7) // 8 * 8
     where = list(component.clues)
 
-    settled = _settle(sizes, scopes, needs, [len(clue.cells) for clue in clues])
+    clues_of_box: list[list[int]] = [[] for _ in sizes]
+    for c, scope in enumerate(scopes):
+        for v in scope:
+            clues_of_box[v].append(c)
+    # A decided box holds comb(size, 0 or size) = 1 way, so counting skips it: on mid-game
+    # positions most boxes are decided this way, and the rest falls into small pieces.
+    settled = settle(sizes, scopes, needs, [len(clue.cells) for clue in clues], clues_of_box)
     if settled is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     decided, need = settled
@@ -539,92 +561,31 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
     for c, scope in enumerate(scopes):
         for v in scope:
             clues_of_box[v].append(c)
-    count = len(sizes)
-    need = list(needs)
-    room = [sum(sizes[v] for v in scope) for scope in scopes]
     top = sum(sizes)
     layouts = [0] * (top + 1)
     mines = [[0] * (top + 1) for _ in sizes]
-    values = [0] * count
-    found = [0]
     choose = [[comb(size, k) for k in range(size + 1)] for size in sizes]
+    boxes = range(len(sizes))
 
-    def place(i: int, placed: int, weight: int) -> None:
-        if i == count:
-            layouts[placed] += weight
-            for v in range(count):
-                if values[v]:
-                    mines[v][placed] += values[v] * weight
-            found[0] += 1
-            if found[0] % 65536 == 0:
-                if found[0] > _MAX_BAG_ASSIGNMENTS:
-                    raise AnalysisTooHard(
-                        f"a component needs more than {_MAX_BAG_ASSIGNMENTS} assignments in one "
-                        f"part of its tree decomposition ({count} boxes)")
-                _check_deadline(deadline, "enumerating a component")
-            return
-        size = sizes[i]
-        mine_clues = clues_of_box[i]
-        low, high = 0, size
-        for c in mine_clues:
-            room[c] -= size
-            low = max(low, need[c] - room[c])
-            high = min(high, need[c])
-        ways = choose[i]
-        for k in range(low, high + 1):
-            for c in mine_clues:
-                need[c] -= k
-            values[i] = k
-            place(i + 1, placed + k, weight * ways[k])
-            for c in mine_clues:
-                need[c] += k
-        values[i] = 0
-        for c in mine_clues:
-            room[c] += size
+    def weigh(values: list[int]) -> None:
+        weight, placed = 1, 0
+        for v in boxes:
+            k = values[v]
+            if k:
+                weight *= choose[v][k]
+                placed += k
+        layouts[placed] += weight
+        for v in boxes:
+            if values[v]:
+                mines[v][placed] += values[v] * weight
 
-    place(0, 0, 1)
+    _backtrack(sizes, clues_of_box, list(needs),
+               [sum(sizes[v] for v in scope) for scope in scopes], weigh, deadline)
     low = next((m for m, value in enumerate(layouts) if value), None)
     if low is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     return ((low, _pack(layouts[low:], width)),
             [(low, _pack(row[low:], width)) if any(row) else None for row in mines])
-
-
-def _settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int]
-            ) -> tuple[list[int], list[int]] | None:
-    """Boxes the clues decide one at a time (1: all mines, -1: all safe, 0: open), repeatedly,
-    and the mines each clue still needs among its open boxes; None when a clue cannot hold.
-
-    A decided box holds ``comb(size, 0 or size) = 1`` way, so counting skips it: on mid-game
-    positions most boxes are decided this way, and the rest falls into small pieces.
-    """
-    clues_of_box: list[list[int]] = [[] for _ in sizes]
-    for c, scope in enumerate(scopes):
-        for v in scope:
-            clues_of_box[v].append(c)
-    decided = [0] * len(sizes)
-    need = list(needs)
-    room = list(rooms)  # cells of each clue
-    queue = [c for c in range(len(scopes)) if need[c] <= 0 or need[c] >= room[c]]
-    while queue:
-        c = queue.pop()
-        if need[c] < 0 or need[c] > room[c]:
-            return None
-        if room[c] == 0 or 0 < need[c] < room[c]:
-            continue
-        value = 1 if need[c] else -1
-        for v in scopes[c]:
-            if decided[v]:
-                continue
-            decided[v] = value
-            size = sizes[v]
-            for other in clues_of_box[v]:
-                room[other] -= size
-                if value > 0:
-                    need[other] -= size
-                if need[other] <= 0 or need[other] >= room[other]:
-                    queue.append(other)
-    return decided, need
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]

@@ -20,7 +20,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from msanalysis.board import Cell
-from msanalysis.constraints import Constraints, build
+from msanalysis.constraints import Constraints, build, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
@@ -166,38 +166,15 @@ def _count_is_loose(constraints: Constraints,
 
 
 def _propagate(constraints: Constraints) -> tuple[list[int], list[int]] | None:
-    """What the clues decide one at a time: per box 1 (all mines), -1 (all safe) or 0 (open),
-    and per clue the mines still needed among its open boxes. None when a clue cannot hold.
-
-    A clue whose open cells must all be mines, or all be safe, decides them, which may decide
-    other clues in turn (unit propagation, box by box). Whatever it decides is forced; SAT is
-    then asked only about the open boxes, with fewer variables and no unit clauses.
+    """What the clues decide one at a time (see :func:`msanalysis.constraints.settle`): per box
+    1 (all mines), -1 (all safe) or 0 (open), and per clue the mines still needed among its
+    open boxes. None when a clue cannot hold. Whatever it decides is forced; SAT is then asked
+    only about the open boxes, with fewer variables and no unit clauses.
     """
     clues, boxes = constraints.clues, constraints.boxes
-    verdict = [0] * len(boxes)
-    need = [clue.mines for clue in clues]
-    room = [len(clue.cells) for clue in clues]
-    queue = [i for i in range(len(clues)) if need[i] == 0 or need[i] == room[i]]
-    while queue:
-        i = queue.pop()
-        if need[i] < 0 or need[i] > room[i]:
-            return None
-        if room[i] == 0 or 0 < need[i] < room[i]:
-            continue
-        value = 1 if need[i] else -1
-        for j in clues[i].boxes:
-            if verdict[j]:
-                continue
-            verdict[j] = value
-            box = boxes[j]
-            size = len(box.cells)
-            for k in box.clues:
-                room[k] -= size
-                if value > 0:
-                    need[k] -= size
-                if need[k] <= 0 or need[k] >= room[k]:
-                    queue.append(k)
-    return verdict, need
+    return settle([len(box.cells) for box in boxes], [clue.boxes for clue in clues],
+                  [clue.mines for clue in clues], [len(clue.cells) for clue in clues],
+                  [box.clues for box in boxes])
 
 
 def _decide(solver: Solver, variables: list[int], deadline: float | None,
