@@ -257,7 +257,9 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     box_of_cell = np.empty(front_count, dtype=np.int64)
     box_of_cell[by_key] = box_of_key[np.cumsum(is_start) - 1]
     cell_order = np.argsort(box_of_cell, kind="stable")
-    front_cells = _cells(front_rows[cell_order], front_cols[cell_order])
+    # One tuple per frontier cell, shared by boxes, clues and components (fewer allocations).
+    frontier = _cells(front_rows, front_cols)
+    front_cells = [frontier[i] for i in cell_order.tolist()]
     box_bounds = _bounds(box_of_cell, box_count)
     box_cells = [tuple(front_cells[a:b]) for a, b in zip(box_bounds, box_bounds[1:])]
 
@@ -277,7 +279,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     touch_clue = around[touch_cell, column]
     touch_order = np.argsort(touch_clue * box_count + box_of_cell[touch_cell], kind="stable")
     touch_cell = touch_cell[touch_order]
-    touched = _cells(front_rows[touch_cell], front_cols[touch_cell])
+    touched = [frontier[i] for i in touch_cell.tolist()]
     of_touch = _bounds(touch_clue, clue_count)
     clue_cells = _cells(clue_rows, clue_cols)
     clues = list(map(Clue, clue_cells, states[clue_rows, clue_cols].tolist(),
@@ -297,14 +299,14 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_ids = _grouped(component_of_clue, component_count)
     box_ids = _grouped(component_of_box, component_count)
     by_component = np.argsort(component_of_cell, kind="stable")  # row-major within each
-    cells = _cells(front_rows[by_component], front_cols[by_component])
+    cells = [frontier[i] for i in by_component.tolist()]
     cell_bounds = _bounds(component_of_cell, component_count)
     components = [Component(tuple(clue_cells[i] for i in clue_ids[k]),
                             tuple(cells[cell_bounds[k]:cell_bounds[k + 1]]),
                             tuple(box_cells[j] for j in box_ids[k]), clue_ids[k], box_ids[k])
                   for k in range(component_count)]
 
-    return Constraints(position, ignore_flags, frozenset(_cells(unknown_rows, unknown_cols)),
+    return Constraints(position, ignore_flags, frozenset(frontier).union(sea),
                        frozenset(_cells(*np.nonzero(known_mask))), remaining, clues, boxes,
                        components, sea)
 
