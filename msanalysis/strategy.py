@@ -20,15 +20,17 @@ Strategies shipped here:
 from __future__ import annotations
 
 import random
-from fractions import Fraction
-from math import comb
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from fractions import Fraction
+from math import comb
+from operator import mul
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
 from msanalysis.board import Cell
+from msanalysis.errors import AnalysisTooHard
 from msanalysis.position import FLAG, HIDDEN, Position
 
 __all__ = ["Move", "Strategy", "Played", "PaperStrategy", "SafestStrategy", "STRATEGIES",
@@ -485,12 +487,39 @@ class SafestStrategy:
         moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
         if analysis.forced_safe or analysis.is_over:
             return moves
-        cell = analysis.best_guess
+        try:
+            cell = analysis.best_guess
+        except AnalysisTooHard:
+            return moves + [_rough_guess(analysis, explain=self.explain)]
         explanation = None
         if self.explain:
             explanation = (f"guess: mine probability {analysis.probability(cell):.2%}, the lowest "
                            f"of {len(analysis.constraints.unknown)} unknown cells")
         return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+
+
+def _rough_guess(analysis: Any, *, explain: bool) -> Move:
+    """A guess for a position too hard to count exactly: the lowest local mine density.
+
+    A frontier cell is rated by the densest clue it touches (mines missing over cells), the
+    sea by the mines left over the unknown cells; ties go row-major.
+    """
+    constraints = analysis.constraints
+    unknown = [c for c in constraints.unknown if c not in analysis.forced_mines]
+    left = constraints.remaining
+    sea = (left / len(constraints.unknown)) if left is not None else 0.5
+    risk = dict.fromkeys(unknown, sea)
+    touched: set[Cell] = set()
+    for clue in constraints.clues:
+        density = clue.mines / len(clue.cells)
+        for cell in clue.cells:
+            if cell in risk:
+                risk[cell] = density if cell not in touched else max(risk[cell], density)
+                touched.add(cell)
+    cell = min(unknown, key=lambda c: (risk[c], c))
+    explanation = (f"rough guess: exact counting was too hard; local mine density "
+                   f"{risk[cell]:.2%}") if explain else None
+    return Move(REVEAL, cell, guess=True, explanation=explanation)
 
 
 def _forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move]:
@@ -511,14 +540,18 @@ class BestStrategy:
 
     Each turn it reveals every forced safe cell. When a guess is required:
 
-    1. The candidates are the unknown cells whose exact mine probability is within ``margin``
-       of the lowest; the ``candidates`` most promising of them by a quick estimate (the chance
-       of revealing a zero) are examined exactly.
-    2. For each, :class:`_Outlook` finds the distribution of the number it would show and, for
-       each number, whether a new cell becomes safe: its *progress* probability.
-    3. The cell with the best ``safe * (1 - p_min * (1 - progress))`` is revealed: the chance of
-       surviving this guess and, when it brings no progress, a next guess as risky as the
-       safest one now. Ties go to the first cell row-major.
+    1. *Endgame*: when at most ``endgame_layouts`` layouts are left, :class:`_Endgame` lists them
+       and searches the sequence of clicks that wins most often; its first click is played.
+    2. Otherwise the candidates are the unknown cells whose exact mine probability is within
+       ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
+       ``sea_candidates`` sea cells most likely to open a cascade (they all share one
+       probability; corners and edges come first).
+    3. For each, :class:`_Outlook` counts exactly, for each number the cell may show, how many
+       layouts show it, whether some other cell then becomes safe (*progress*), and otherwise
+       how safe the safest next guess is. The cell with the best chance of surviving both this
+       guess and the next one it leads to is revealed (a guess that makes progress needs no next
+       guess). Candidates are examined safest first and dropped as soon as they cannot beat the
+       best so far; ties go to the first cell row-major.
 
     Parameters
     ----------
@@ -530,8 +563,10 @@ class BestStrategy:
         Attach an explanation to each move.
     margin : float
         How much riskier than the safest cell a candidate may be.
-    candidates : int
-        How many candidates are examined exactly.
+    candidates, sea_candidates : int
+        How many frontier cells and sea cells are examined exactly.
+    endgame_layouts, endgame_nodes : int
+        The most layouts for the exact endgame search, and its budget of positions searched.
 
     Examples
     --------
@@ -539,30 +574,44 @@ class BestStrategy:
     >>> p = Position.from_text("mines: 1\\n??\\n11")
     >>> BestStrategy().choose(p, analyze(p))
     [Move(kind='reveal', cell=(0, 0), guess=True, explanation=None)]
+    >>> p = Position.from_text("mines: 10\\n1" + "?" * 8 + "\\n" + "\\n".join(["?" * 9] * 8))
+    >>> move = BestStrategy(explain=True).choose(p, analyze(p))[0]
+    >>> move.cell, move.explanation
+    ((0, 8), 'guess: mine probability 11.69% (lowest 11.69%), chance of progress 60.18%')
 
     Notes
     -----
-    One exact count of the position per guess, and per candidate one count of the component it
-    touches for each number it may show.
+    One exact count of the position per guess; per candidate, one count of the components it
+    touches for each number it may show. The endgame search is exponential in the number of
+    layouts, bounded by ``endgame_nodes``.
     """
 
     name = "best"
     uses_analysis = True
 
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
-                 explain: bool = False, margin: float = 0.02, candidates: int = 6,
-                 endgame_layouts: int = 200, endgame_nodes: int = 20_000) -> None:
+                 explain: bool = False, margin: float = 0.1, candidates: int = 6,
+                 sea_candidates: int = 4, endgame_layouts: int = 200,
+                 endgame_nodes: int = 20_000) -> None:
         self.flag_mines = flag_mines
         self.explain = explain
         self.margin = margin
         self.candidates = candidates
+        self.sea_candidates = sea_candidates
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
+
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
         if analysis.forced_safe or analysis.is_over:
             return moves
+        try:
+            return moves + [self._guess(position, analysis)]
+        except AnalysisTooHard:
+            return moves + [_rough_guess(analysis, explain=self.explain)]
+
+    def _guess(self, position: Position, analysis: Any) -> Move:
         if (analysis.constraints.remaining is not None
                 and analysis.solutions <= self.endgame_layouts):
             solved = _Endgame(analysis, self.endgame_nodes).best()
@@ -573,7 +622,7 @@ class BestStrategy:
                     explanation = (f"endgame: {analysis.solutions} layouts left; revealing this "
                                    f"cell first wins with probability {chance:.2%}, the most of "
                                    f"any sequence of clicks")
-                return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+                return Move(REVEAL, cell, guess=True, explanation=explanation)
         probabilities = np.array(analysis.probabilities)
         unknown = (position.states == HIDDEN) & (probabilities < 1)
         safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)
@@ -581,15 +630,30 @@ class BestStrategy:
         p_min = float(probabilities[unknown].min())
         quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
         eligible = unknown & (probabilities <= p_min + self.margin + 1e-12)
-        score = safe * (1 - p_min * (1 - quick))
-        rows, cols = np.nonzero(eligible)
-        order = np.lexsort((cols, rows, -score[rows, cols]))[:self.candidates]
+        score = safe * (1 - p_min * (1 - quick))  # the quick estimate of the value below
         outlook = _Outlook(analysis)
+        # Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
+        # in safest first. All are then examined safest first, so that good values come early
+        # and prune the rest.
+        sea = np.zeros_like(eligible)
+        for cell in analysis.constraints.sea:
+            sea[cell] = True
+        picked = []
+        for mask, key, limit in ((eligible & ~sea, probabilities, self.candidates),
+                                 (eligible & sea, -score, self.sea_candidates)):
+            rows, cols = np.nonzero(mask)
+            order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
+            picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
+        picked.sort(key=lambda cell: (probabilities[cell], cell))
         best = None
-        for i in order.tolist():
-            cell = (int(rows[i]), int(cols[i]))
-            progress = float(outlook.progress(cell))
-            value = safe[cell] * (1 - p_min * (1 - progress))
+        for cell in picked:
+            try:
+                found = outlook.lookahead(cell, cutoff=None if best is None else -best[0][0])
+            except AnalysisTooHard:  # recounting this cell's component is too hard: estimate
+                found = (safe[cell] * (1 - p_min * (1 - quick[cell])), quick[cell])
+            if found is None:
+                continue  # it cannot beat the best so far
+            value, progress = found
             key = (-value, cell)
             if best is None or key < best[0]:
                 best = (key, cell, progress)
@@ -598,7 +662,7 @@ class BestStrategy:
         if self.explain:
             explanation = (f"guess: mine probability {probabilities[cell]:.2%} (lowest "
                            f"{p_min:.2%}), chance of progress {progress:.2%}")
-        return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+        return Move(REVEAL, cell, guess=True, explanation=explanation)
 
 
 class _Endgame:
@@ -630,7 +694,8 @@ class _Endgame:
         layouts: list[list[int]] = []
         found = _enumerate(cells, clues, constraints.remaining, constraints.remaining,
                            node_budget * 10, random.Random(0), collect=layouts)
-        self.layouts = layouts if found is not None else []
+        # A budget that ran out lists only some layouts: then there is nothing to search.
+        self.layouts = layouts if found is not None and found[0] == analysis.solutions else []
         # shows[i][k]: the number cell i shows in layout k, or -1 where it holds a mine.
         self.shows = []
         for cell in cells:
@@ -716,20 +781,34 @@ class _Outlook:
     """
 
     def __init__(self, analysis: Any) -> None:
+        self.analysis = analysis
         self.constraints = analysis.constraints
         self.counts = analysis.counts
         self.component_of: dict[Cell, int] = {}
         for k, component in enumerate(self.constraints.components):
             self.component_of.update(dict.fromkeys(component.cells, k))
         self.sea = frozenset(self.constraints.sea)
+        # The lowest mine probability in each component, for the next guess after a reveal.
+        counts = self.counts
+        self.risk = [min(float(counts.box_probability(j)) for j in component.box_ids)
+                     for component in self.constraints.components]
 
-    def outcomes(self, cell: Cell) -> list[tuple[int, int, bool]]:
-        """``(number, layouts, progress)`` for each number ``cell`` may show.
+    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["_Outcome"] | None:
+        """What revealing ``cell`` may show: one :class:`_Outcome` per possible number.
 
         ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
         up to the layouts in which it is safe); ``progress`` says whether some other cell is
-        then safe in every layout.
+        then safe in every layout; ``safety`` is 1 then, else the chance that the safest next
+        guess is safe (the components the reveal leaves alone keep their old probabilities
+        there, an approximation: the mine count ties them weakly to the rest).
+
+        With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
+        (see :meth:`lookahead`) is sure to be at most ``cutoff``.
         """
+        solutions = self.counts.solutions
+        if cutoff is not None:
+            unseen = solutions - int(self.analysis.exact_probability(cell) * solutions)
+            seen = 0.0
         from msanalysis.constraints import Box, Clue, Component
         from msanalysis.counting import count_component
         from msanalysis.errors import InconsistentPosition
@@ -779,22 +858,58 @@ class _Outlook:
                     local = count_component(view, component)
                 except InconsistentPosition:
                     continue
-            layouts, box_mines = _join(others, local, sea, remaining)
+            layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
             if layouts:
                 progress = any(m == 0 for m in box_mines)
                 if not progress and remaining is not None:
                     # The mine count may decide cells far away too.
                     parts = others if local is None else [*others, local]
                     progress = _count_forces_safe(parts, sea, remaining)
-                results.append((number, layouts, progress))
+                safety = 1.0
+                if not progress:
+                    # The safest next guess: the untouched components keep (nearly) their
+                    # probabilities; the recounted boxes and the sea are counted again.
+                    risks = [self.risk[k] for k in range(len(self.risk)) if k not in touched]
+                    risks += [m / (box.size * layouts) for m, box in zip(box_mines, boxes)]
+                    if sea:
+                        risks.append(sea_mines / (sea * layouts))
+                    safety = 1.0 - min(risks, default=0.0)
+                results.append(_Outcome(number, layouts, progress, safety))
+                if cutoff is not None:
+                    unseen -= layouts
+                    seen += layouts * safety
+                    if (seen + unseen) / solutions <= cutoff:
+                        return None
             if not near:
                 break  # a cell with no unknown neighbour shows one number only
         return results
 
     def progress(self, cell: Cell) -> Fraction:
         """The probability that ``cell`` is safe and revealing it makes another cell safe."""
-        layouts = sum(layouts for _, layouts, progress in self.outcomes(cell) if progress)
+        layouts = sum(o.layouts for o in self.outcomes(cell) if o.progress)
         return Fraction(layouts, self.counts.solutions)
+
+    def lookahead(self, cell: Cell, cutoff: float | None = None) -> tuple[float, float] | None:
+        """``(chance of surviving this guess and the next one, progress)`` for ``cell``.
+
+        The next guess is needed only when the reveal brings no progress; then it is the safest
+        cell of the position after the reveal. None when that chance is at most ``cutoff``.
+        """
+        outcomes = self.outcomes(cell, cutoff)
+        if outcomes is None:
+            return None
+        solutions = self.counts.solutions
+        survive = sum(o.layouts * o.safety for o in outcomes) / solutions
+        return survive, sum(o.layouts for o in outcomes if o.progress) / solutions
+
+
+class _Outcome(NamedTuple):
+    """One number a cell may show (see :meth:`_Outlook.outcomes`)."""
+
+    number: int
+    layouts: int
+    progress: bool
+    safety: float
 
 
 @dataclass(frozen=True)
@@ -805,36 +920,44 @@ class _LocalConstraints:
     boxes: list
 
 
-def _join(others: list, local: Any, sea: int, remaining: int | None) -> tuple[int, list[int]]:
-    """Layouts of the whole position, and the mines of each local box summed over them.
+def _join(others: list, local: Any, sea: int,
+          remaining: int | None) -> tuple[int, list[int], int]:
+    """Layouts of the whole position, the mines of each local box and of the sea over them.
 
     ``others`` are the counts of the untouched components, ``local`` the count of the recounted
     part (or None), joined with ``sea`` free cells under ``remaining`` mines (None: unknown).
+    Returns ``(layouts, mines per local box, mines in the sea)``, each summed over the layouts.
     """
     if remaining is None:
         product = 1 << sea
         for part in others:
             product *= part.total
-        if local is None:
-            return product, []
-        return product * local.total, [sum(m) * product for m in local.box_mines]
+        total = product * (1 if local is None else local.total)
+        box_mines = [] if local is None else [sum(m) * product for m in local.box_mines]
+        return total, box_mines, total * sea // 2  # a sea cell is a mine in half the layouts
     base, poly = 0, [1]
     for part in others:
         base += part.offset
         poly = _convolve(poly, part.layouts)
     offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
-
-    def weight(mines: int) -> int:
-        left = remaining - mines
-        return comb(sea, left) if 0 <= left <= sea else 0
-
-    # rest[k]: layouts of everything else when the local part holds offset + k mines.
-    rest = [sum(p * weight(base + offset + k + t) for t, p in enumerate(poly) if p)
-            for k in range(len(layouts))]
-    total = sum(a * b for a, b in zip(layouts, rest))
+    # rest[k], sea_rest[k]: layouts of everything else, and their sea mines, when the local part
+    # holds offset + k mines.
+    rest, sea_rest = [], []
+    for k in range(len(layouts)):
+        ways = mines = 0
+        for t, p in enumerate(poly):
+            left = remaining - base - offset - k - t
+            if p and 0 <= left <= sea:
+                w = p * comb(sea, left)
+                ways += w
+                mines += w * left
+        rest.append(ways)
+        sea_rest.append(mines)
+    total = sum(map(mul, layouts, rest))
+    sea_mines = sum(map(mul, layouts, sea_rest))
     if local is None:
-        return total, []
-    return total, [sum(a * b for a, b in zip(mines, rest)) for mines in local.box_mines]
+        return total, [], sea_mines
+    return total, [sum(map(mul, mines, rest)) for mines in local.box_mines], sea_mines
 
 
 def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
@@ -855,7 +978,7 @@ def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
         # own would have made it forced before the reveal too.
         return False
     for i, part in enumerate(parts):
-        layouts, box_mines = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
+        _, box_mines, _ = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
         if any(m == 0 for m in box_mines):
             return True
     return False

@@ -85,15 +85,17 @@ def test_paper_moves_are_safe_or_marked_guesses(position):
             assert move.cell in position.hidden
 
 
-def test_paper_games_replay_exactly():
-    def play(seed):
-        game = Game.started(16, 16, 40, first_click=(0, 0), seed=seed)
-        moves = []
-        played = autoplay(game, make_strategy("paper", seed=seed), on_move=moves.append)
-        return played, moves
+def _replay(name: str, seed: int, width: int = 9, height: int = 9, mines: int = 10):
+    """Play one game and return how it went with every move made."""
+    game = Game.started(width, height, mines, first_click=(0, 0), seed=seed)
+    moves = []
+    played = autoplay(game, make_strategy(name, seed=seed), on_move=moves.append)
+    return played, moves
 
+
+def test_paper_games_replay_exactly():
     for seed in range(3):
-        assert play(seed) == play(seed)
+        assert _replay("paper", seed, 16, 16, 40) == _replay("paper", seed, 16, 16, 40)
 
 
 def test_paper_flags_mines_when_asked():
@@ -159,14 +161,18 @@ def test_outlook_counts_each_number_like_brute_force(position):
         if reference.mines[cell] == reference.solutions:
             continue
         outcomes = outlook.outcomes(cell)
-        assert sum(layouts for _, layouts, _ in outcomes) == \
-            reference.solutions - reference.mines[cell]
-        for number, layouts, progress in outcomes:
+        assert sum(o.layouts for o in outcomes) == reference.solutions - reference.mines[cell]
+        for number, layouts, progress, safety in outcomes:
             states = position.states.copy()
             states[cell] = number
             after = enumerate_layouts(Position(states, position.total_mines))
             assert after.solutions == layouts
             assert progress == bool(after.forced_safe), (cell, number)
+            if progress:
+                assert safety == 1
+            else:  # the safest next guess, up to the approximation for untouched components
+                lowest = min(Fraction(after.mines[c], after.solutions) for c in after.unknown)
+                assert 0 <= safety <= 1 and abs(safety - (1 - lowest)) < 0.2
 
 
 def test_outlook_progress_of_a_lone_cell():
@@ -174,7 +180,11 @@ def test_outlook_progress_of_a_lone_cell():
     # makes progress when it shows 0, and when it shows 3 (the mine count then clears the rest).
     analysis = analyze(Position.from_text("mines: 3\n????\n????\n????\n????"))
     outcomes = _Outlook(analysis).outcomes((0, 0))
-    assert outcomes == [(0, 220, True), (1, 198, False), (2, 36, False), (3, 1, True)]
+    assert [o[:3] for o in outcomes] == [(0, 220, True), (1, 198, False), (2, 36, False),
+                                         (3, 1, True)]
+    # Showing 1 leaves 2 mines among the 12 far cells and 1 among the 3 near ones: the safest
+    # next guess is a far cell, a mine with probability 2/12.
+    assert outcomes[1].safety == pytest.approx(1 - 2 / 12)
     assert _Outlook(analysis).progress((0, 0)) == Fraction(221, 560)
 
 
@@ -213,12 +223,30 @@ def test_strategies_reveal_all_forced_cells_and_flag_when_asked():
 
 
 def test_best_plays_beginner_games_reproducibly():
-    def play(seed):
-        game = Game.started(9, 9, 10, first_click=(0, 0), seed=seed)
-        moves = []
-        played = autoplay(game, make_strategy("best", seed=seed), on_move=moves.append)
-        return played, moves
-
-    results = [play(seed) for seed in range(4)]
-    assert results == [play(seed) for seed in range(4)]
+    results = [_replay("best", seed) for seed in range(4)]
+    assert results == [_replay("best", seed) for seed in range(4)]
     assert all(played.status in ("won", "lost") for played, _ in results)
+
+
+class _TooHard:
+    """An analysis whose counting gives up, as on a position beyond the engine's bounds."""
+
+    def __init__(self, analysis):
+        self._analysis = analysis
+        self.forced_safe, self.forced_mines = analysis.forced_safe, analysis.forced_mines
+        self.constraints, self.is_over = analysis.constraints, analysis.is_over
+
+    def __getattr__(self, name):
+        from msanalysis.errors import AnalysisTooHard
+
+        raise AnalysisTooHard("counting gave up")
+
+
+@pytest.mark.parametrize("position", GUESSES[:10])
+def test_a_position_too_hard_to_count_still_gets_a_guess(position):
+    reference = enumerate_layouts(position)
+    for name in ("best", "safest"):
+        (move,) = make_strategy(name, explain=True).choose(position,
+                                                           _TooHard(analyze(position)))
+        assert move.guess and "rough guess" in move.explanation
+        assert move.cell in reference.unknown and move.cell not in reference.forced_mines
