@@ -44,13 +44,13 @@ class Row:
 
 SEED003, PSEQ, JSM = "seed 003", "PSEQ-D256", "JSMinesweeper"
 ROWS = [
-    Row("beginner", "beginner", "safe-cell", "best", 5000, 300, 0.920,
+    Row("beginner", "beginner", "safe-cell", "best", 20000, 300, 0.920,
         {SEED003: 0.69, PSEQ: 0.9169}),
-    Row("intermediate", "intermediate", "safe-cell", "best", 5000, 200, 0.785,
+    Row("intermediate", "intermediate", "safe-cell", "best", 20000, 200, 0.785,
         {SEED003: 0.63, PSEQ: 0.7823}),
     Row("expert", "expert", "safe-cell", "best", 20000, 200, 0.412,
         {SEED003: 0.15, PSEQ: 0.4004, JSM: 0.4113}),
-    Row("expert-opening", "expert", "safe-opening", "best", 5000, 200, 0.545,
+    Row("expert-opening", "expert", "safe-opening", "best", 10000, 200, 0.545,
         {PSEQ: 0.5345, JSM: 0.543}),
     Row("expert-safest", "expert", "safe-cell", "safest", 5000, 200, None,
         {PSEQ: 0.4004, JSM: 0.4113}),
@@ -124,7 +124,9 @@ def main(argv: list[str] | None = None) -> int:
         for row in rows:
             games = args.games or (row.quick if args.quick else row.games)
             start = time.perf_counter()
-            results.append(run_row(row, games, args.seed, args.jobs))
+            result = run_row(row, games, args.seed, args.jobs)
+            result["command"] = " ".join(["python benchmarks/winrate.py", *(argv or sys.argv[1:])])
+            results.append(result)
             print(f"  {row.name}: {games} games in {time.perf_counter() - start:.0f} s",
                   file=sys.stderr, flush=True)
     except KeyboardInterrupt:
