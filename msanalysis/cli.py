@@ -114,6 +114,12 @@ def render_grid(rows: list[str], *, colour: bool | None = None) -> str:
     return "\n".join(lines)
 
 
+def position_rows(position: Position) -> list[str]:
+    """A position's rows of cell characters, without its ``mines:`` header."""
+    text = position.to_text().splitlines()
+    return text[1:] if position.total_mines is not None else text
+
+
 def board_rows(board: Board) -> list[str]:
     """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
     return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
@@ -150,9 +156,7 @@ def show(
                        f"{metrics['openings']} openings, {metrics['islands']} islands, "
                        f"3BV {metrics['bbbv']}")
         else:
-            text = item.to_text().splitlines()
-            rows = text[1:] if item.total_mines is not None else text
-            typer.echo(render_grid(rows))
+            typer.echo(render_grid(position_rows(item)))
             mines = "unknown" if item.total_mines is None else item.total_mines
             typer.echo(f"{item.width}x{item.height}, mines: {mines}, {len(item.hidden)} hidden, "
                        f"{len(item.flags)} flagged")
@@ -223,8 +227,7 @@ def _percent_rows(analysis, position) -> list[str]:
     """Three characters a cell: the mine probability of an undecided cell in whole percent
     (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
     ``.`` for any revealed cell (its number is on the board above)."""
-    text = position.to_text().splitlines()
-    rows = text[1:] if position.total_mines is not None else text
+    rows = position_rows(position)
     probabilities = analysis.probabilities
     out = []
     for r, row in enumerate(rows):
@@ -243,8 +246,7 @@ def _percent_rows(analysis, position) -> list[str]:
 
 
 def _marked_rows(analysis, position) -> list[str]:
-    text = position.to_text().splitlines()
-    rows = [list(row) for row in (text[1:] if position.total_mines is not None else text)]
+    rows = [list(row) for row in position_rows(position)]
     for r, c in analysis.forced_safe:
         rows[r][c] = "S"
     for r, c in analysis.forced_mines:
@@ -420,7 +422,7 @@ def solvable(
         board = read_board(board_file)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
         result = solve_without_guessing(board, click, rules=rules)
-    rows = result.position.to_text().splitlines()[1:]
+    rows = position_rows(result.position)
     if as_json:
         print_json({"solvable": result.solvable, "first_click": list(click),
                     "rounds": result.rounds, "revealed": result.revealed, "position": rows})
