@@ -21,7 +21,7 @@ from msanalysis.errors import ParseError
 from msanalysis.position import FLAG, HIDDEN, Position
 
 __all__ = ["board_from_mbf", "board_to_mbf", "position_from_mine", "read_any", "read_board",
-           "read_position"]
+           "read_position", "read_text"]
 
 _MINE_HEADER = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*$")
 
@@ -125,6 +125,8 @@ def position_from_mine(text: str, *, total_mines: int | None = None) -> Position
     if len(rows) != height:
         raise ParseError(f"the header gives {height} rows, the file has {len(rows)}")
     mines = mines if total_mines is None else total_mines
+    if mines < 0:
+        raise ParseError(f"the mine count cannot be negative, got {mines}")
     flags = sum(row.count(FLAG) for row in rows)
     if mines > width * height:
         raise ParseError(f"{mines} mines do not fit on {width * height} cells", line=1)
@@ -133,13 +135,22 @@ def position_from_mine(text: str, *, total_mines: int | None = None) -> Position
     return Position(rows, mines)
 
 
+def read_text(path: str | Path) -> str:
+    """The text of a file; a file that is not UTF-8 text is a ParseError naming it."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ParseError("not a text file (expected rows of cell characters)",
+                         source=str(path)) from None
+
+
 def read_position(path: str | Path, *, total_mines: int | None = None) -> Position:
     """Read a position file, canonical text or ``.mine`` (by extension or by its header).
 
     Parse errors name the file as well as the line and column.
     """
     path = Path(path)
-    text = path.read_text()
+    text = read_text(path)
     first = next((line for line in text.splitlines() if line.strip()), "")
     try:
         if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):

@@ -146,6 +146,8 @@ class Position:
         mines = header_mines if total_mines is None else total_mines
         states = np.array(rows, dtype=np.int8)
         if mines is not None:
+            if mines < 0:
+                raise ParseError(f"the mine count cannot be negative, got {mines}")
             if mines > states.size:
                 raise ParseError(f"{mines} mines do not fit on {states.size} cells")
             marked = int(np.count_nonzero((states == FLAG) | (states == MINE)))

@@ -23,6 +23,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import AnalysisTooHard, ParseError
+from msanalysis.formats import read_text
 
 __all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
 
@@ -177,7 +178,7 @@ class NumberGrid:
     @classmethod
     def load(cls, path: str | Path, *, rule: str = "classic") -> "NumberGrid":
         """Read a number grid file; parse errors name the file, line and column."""
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_text(path)
         try:
             return cls.from_text(text, rule=rule)
         except ParseError as error:

@@ -76,3 +76,19 @@ def test_read_any_tells_boards_from_positions(tmp_path):
     assert read_any(tmp_path / "b.mbf") == board == read_any(tmp_path / "b.txt")
     assert read_board(tmp_path / "b.mbf") == board
     assert isinstance(read_any(tmp_path / "p.txt"), Position)
+
+
+def test_a_binary_file_is_named_in_the_error(tmp_path):
+    path = tmp_path / "noise.txt"
+    path.write_bytes(bytes(range(128, 256)))
+    with pytest.raises(ParseError, match="noise.txt: not a text file"):
+        read_position(path)
+
+
+def test_a_negative_mine_count_override_is_refused(tmp_path):
+    path = tmp_path / "p.mine"
+    path.write_text("2x1x1\nH1\n")
+    with pytest.raises(ParseError, match="cannot be negative"):
+        read_position(path, total_mines=-1)
+    with pytest.raises(ParseError, match="cannot be negative"):
+        Position.from_text("??", total_mines=-3)
