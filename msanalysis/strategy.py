@@ -601,7 +601,6 @@ class BestStrategy:
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
 
-
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
         if analysis.forced_safe or analysis.is_over:
