@@ -36,18 +36,22 @@ def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
             yield (r, c)
 
 
-def neighbour_counts(mask: np.ndarray, *, include_self: bool = False) -> np.ndarray:
+def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
+                     dtype: type = np.int8) -> np.ndarray:
     """Count, for every cell, the ``True`` cells of ``mask`` around it, without a Python loop.
 
     Parameters
     ----------
-    mask : numpy.ndarray of bool, shape (height, width)
+    mask : numpy.ndarray of bool or int, shape (height, width)
+        With integers, their sums over each cell's neighbours are returned.
     include_self : bool
         Count the cell itself too (the 3x3 block), as mosaic puzzles do.
+    dtype : numpy integer type
+        Of the result; wide enough for the largest sum (int8 holds counts of booleans).
 
     Returns
     -------
-    numpy.ndarray of int8, same shape as ``mask``.
+    numpy.ndarray of ``dtype``, same shape as ``mask``.
 
     Examples
     --------
@@ -55,9 +59,9 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False) -> np.ndar
     [[0, 1], [1, 1]]
     """
     height, width = mask.shape
-    padded = np.zeros((height + 2, width + 2), dtype=np.int8)
+    padded = np.zeros((height + 2, width + 2), dtype=dtype)
     padded[1:-1, 1:-1] = mask
-    total = np.zeros((height, width), dtype=np.int8)
+    total = np.zeros((height, width), dtype=dtype)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == 0 and dc == 0 and not include_self:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 import numpy as np
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
@@ -212,7 +212,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                 uses_mine_count=True)
 
     # Unknown and known neighbours in one pass: four bits each of one int16 per cell.
-    around_both = _neighbour_sums(unknown_mask + (known_mask.astype(np.int16) << 4))
+    around_both = neighbour_counts(unknown_mask + (known_mask.astype(np.int16) << 4),
+                                   dtype=np.int16)
     unknown_around = around_both & 15
     needed = states - (around_both >> 4)
     bad = revealed & ((needed < 0) | (needed > unknown_around))
@@ -372,15 +373,6 @@ def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], ro
                 if need[other] <= 0 or need[other] >= room[other]:
                     queue.append(other)
     return decided, need
-
-
-def _neighbour_sums(values: np.ndarray) -> np.ndarray:
-    """For every cell, the sum of ``values`` (int16) over its up to eight neighbours."""
-    height, width = values.shape
-    padded = np.zeros((height + 2, width + 2), dtype=np.int16)
-    padded[1:-1, 1:-1] = values
-    return (padded[:-2, :-2] + padded[:-2, 1:-1] + padded[:-2, 2:] + padded[1:-1, :-2]
-            + padded[1:-1, 2:] + padded[2:, :-2] + padded[2:, 1:-1] + padded[2:, 2:])
 
 
 def _bounds(labels: np.ndarray, count: int) -> list[int]:

@@ -20,7 +20,7 @@ Strategies shipped here:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import comb
@@ -29,7 +29,7 @@ from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, neighbour_counts, neighbours
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.position import FLAG, HIDDEN, Position
 
@@ -310,26 +310,15 @@ def _cells(mask: np.ndarray) -> list[Cell]:
     return list(zip(rows.tolist(), cols.tolist()))
 
 
-def _around(cell: Cell, height: int, width: int) -> Iterator[Cell]:
-    row, col = cell
-    for dr, dc in _OFFSETS:
-        r, c = row + dr, col + dc
-        if 0 <= r < height and 0 <= c < width:
-            yield (r, c)
-
-
 def _clues(states: np.ndarray, mines: set[Cell], safe: set[Cell]) -> list[tuple[list[Cell], int]]:
     """Each revealed number with unknown neighbours, as (unknown neighbours, mines missing)."""
     height, width = states.shape
     hidden = (states == HIDDEN) | (states == FLAG)
-    near_hidden = np.zeros_like(hidden)
-    padded = np.pad(hidden, 1)
-    for dr, dc in _OFFSETS:
-        near_hidden |= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
+    near_hidden = neighbour_counts(hidden) > 0
     clues = []
     for cell in _cells((states >= 0) & near_hidden):
         unknown, found = [], 0
-        for n in _around(cell, height, width):
+        for n in neighbours(cell, height, width):
             if n in mines:
                 found += 1
             elif states[n] == HIDDEN and n not in safe:
@@ -698,7 +687,7 @@ class _Endgame:
         # shows[i][k]: the number cell i shows in layout k, or -1 where it holds a mine.
         self.shows = []
         for cell in cells:
-            around = list(_around(cell, height, width))
+            around = list(neighbours(cell, height, width))
             known = sum(n in constraints.known_mines for n in around)
             near = [index[n] for n in around if n in index]
             self.shows.append([-1 if layout[index[cell]] else
@@ -814,7 +803,7 @@ class _Outlook:
 
         constraints = self.constraints
         height, width = constraints.position.shape
-        around = list(_around(cell, height, width))
+        around = list(neighbours(cell, height, width))
         near = [n for n in around if n in constraints.unknown]
         known = sum(n in constraints.known_mines for n in around)
         touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
