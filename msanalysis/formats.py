@@ -149,27 +149,13 @@ def read_position(path: str | Path, *, total_mines: int | None = None) -> Positi
 
     Parse errors name the file as well as the line and column.
     """
-    path = Path(path)
-    text = read_text(path)
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    try:
-        if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
-            return position_from_mine(text, total_mines=total_mines)
-        return Position.from_text(text, total_mines=total_mines)
-    except ParseError as error:
-        raise error.in_file(str(path)) from None
+    return _parse_position(read_text(path), Path(path), total_mines)
 
 
 def read_board(path: str | Path) -> Board:
     """Read a layout file: MBF (by extension ``.mbf`` or binary content) or layout text."""
     path = Path(path)
-    data = path.read_bytes()
-    try:
-        if path.suffix.lower() == ".mbf" or not _looks_like_text(data):
-            return board_from_mbf(data)
-        return Board.from_text(data.decode())
-    except ParseError as error:
-        raise error.in_file(str(path)) from None
+    return _parse_board(path.read_bytes(), path)
 
 
 def read_any(path: str | Path) -> Board | Position:
@@ -180,12 +166,32 @@ def read_any(path: str | Path) -> Board | Position:
     path = Path(path)
     data = path.read_bytes()
     if path.suffix.lower() == ".mbf" or not _looks_like_text(data):
-        return read_board(path)
-    rows = [line.strip() for line in data.decode().splitlines()
+        return _parse_board(data, path)
+    text = data.decode()
+    rows = [line.strip() for line in text.splitlines()
             if line.strip() and not line.strip().startswith("#")]
     if rows and all(set(row) <= {"*", "."} for row in rows):
-        return read_board(path)
-    return read_position(path)
+        return _parse_board(data, path)
+    return _parse_position(text, path, None)
+
+
+def _parse_position(text: str, path: Path, total_mines: int | None) -> Position:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
+            return position_from_mine(text, total_mines=total_mines)
+        return Position.from_text(text, total_mines=total_mines)
+    except ParseError as error:
+        raise error.in_file(str(path)) from None
+
+
+def _parse_board(data: bytes, path: Path) -> Board:
+    try:
+        if path.suffix.lower() == ".mbf" or not _looks_like_text(data):
+            return board_from_mbf(data)
+        return Board.from_text(data.decode())
+    except ParseError as error:
+        raise error.in_file(str(path)) from None
 
 
 def _looks_like_text(data: bytes) -> bool:
