@@ -114,6 +114,11 @@ def render_grid(rows: list[str], *, colour: bool | None = None) -> str:
     return "\n".join(lines)
 
 
+def chosen_difficulty(difficulty: str | None, *sizes: int | None) -> str | None:
+    """The difficulty to start from: the one given, else beginner unless any size was given."""
+    return difficulty or (None if any(sizes) else "beginner")
+
+
 def position_rows(position: Position) -> list[str]:
     """A position's rows of cell characters, without its ``mines:`` header."""
     text = position.to_text().splitlines()
@@ -183,7 +188,7 @@ def generate(
 ) -> None:
     """Generate a seeded mine layout under a first-click rule."""
     with user_errors():
-        size = board_size(difficulty or (None if width or height or mines else "beginner"),
+        size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
         board = rules_generate(*size, rules=rules, first_click=click, seed=seed)
@@ -467,7 +472,7 @@ def play(
     with user_errors():
         click = parse_cell(first_click) if first_click else None
         spec = PlaySpec.standard(
-            difficulty or (None if width or height or mines else "beginner"), width=width,
+            chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
         spec.check()
         if stdout_is_terminal() and not as_json:
