@@ -31,6 +31,7 @@ import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts, neighbours
 from msanalysis.errors import AnalysisTooHard
+from msanalysis.longterm import LongTermRisk
 from msanalysis.position import FLAG, HIDDEN, Position
 
 __all__ = ["Move", "Strategy", "Played", "PaperStrategy", "SafestStrategy", "STRATEGIES",
@@ -541,6 +542,11 @@ class BestStrategy:
        guess and the next one it leads to is revealed (a guess that makes progress needs no next
        guess). Candidates are examined safest first and dropped as soon as they cannot beat the
        best so far; ties go to the first cell row-major.
+    4. With ``fifty_fifty``, a cell of a 50/50 that may form around it (two cells that only
+       mines could tell apart, see :class:`msanalysis.longterm.LongTermRisk`) is partly a
+       guess that would have to be made anyway: its chance is raised by 0.9 times the share of
+       its safe layouts that such a 50/50 accounts for, and such cells join the candidates when
+       that may bring them within reach (the weight 0.9 is JSMinesweeper's).
 
     Parameters
     ----------
@@ -555,7 +561,10 @@ class BestStrategy:
     candidates, sea_candidates : int
         How many frontier cells and sea cells are examined exactly.
     endgame_layouts, endgame_nodes : int
-        The most layouts for the exact endgame search, and its budget of positions searched.
+        The most layouts for the exact endgame search, and its budget of sets of layouts
+        solved.
+    fifty_fifty : bool
+        Weigh the 50/50s that may form (step 4).
 
     Examples
     --------
@@ -580,8 +589,9 @@ class BestStrategy:
 
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
-                 sea_candidates: int = 4, endgame_layouts: int = 200,
-                 endgame_nodes: int = 20_000) -> None:
+                 sea_candidates: int = 4, endgame_layouts: int = 1000,
+                 endgame_nodes: int = 100_000, fifty_fifty: bool = True) -> None:
+        self.fifty_fifty = fifty_fifty
         self.flag_mines = flag_mines
         self.explain = explain
         self.margin = margin
@@ -632,17 +642,35 @@ class BestStrategy:
             rows, cols = np.nonzero(mask)
             order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
             picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
+        # Cells of 50/50s that may form around them: a guess there is partly a guess that
+        # would have to be made anyway (see msanalysis.longterm); they get a bonus, and join
+        # the candidates when the bonus may bring them close to the safest.
+        bonus: dict[Cell, float] = {}
+        if self.fifty_fifty:
+            risk = LongTermRisk(analysis)
+            solutions = analysis.solutions
+            rows, cols = np.nonzero(risk.cells & unknown)
+            for cell in zip(rows.tolist(), cols.tolist()):
+                influence = risk.influence(cell)
+                if influence:
+                    safe_layouts = solutions - analysis.exact_probability(cell) * solutions
+                    bonus[cell] = 1 + 0.9 * influence / float(safe_layouts)
+                    if (safe_layouts + influence) / solutions >= 0.9 * (1 - p_min) and \
+                            cell not in picked:
+                        picked.append(cell)
         picked.sort(key=lambda cell: (probabilities[cell], cell))
         best = None
         for cell in picked:
+            factor = bonus.get(cell, 1.0)
             try:
-                found = outlook.lookahead(cell, cutoff=None if best is None else -best[0][0])
+                found = outlook.lookahead(
+                    cell, cutoff=None if best is None else -best[0][0] / factor)
             except AnalysisTooHard:  # recounting this cell's component is too hard: estimate
                 found = (safe[cell] * (1 - p_min * (1 - quick[cell])), quick[cell])
             if found is None:
                 continue  # it cannot beat the best so far
             value, progress = found
-            key = (-value, cell)
+            key = (-value * factor, cell)
             if best is None or key < best[0]:
                 best = (key, cell, progress)
         _, cell, progress = best
@@ -650,24 +678,29 @@ class BestStrategy:
         if self.explain:
             explanation = (f"guess: mine probability {probabilities[cell]:.2%} (lowest "
                            f"{p_min:.2%}), chance of progress {progress:.2%}")
+            if cell in bonus:
+                explanation += (f"; a 50/50 may form here, which raises its chance by "
+                                f"{bonus[cell] - 1:.2%}")
         return Move(REVEAL, cell, guess=True, explanation=explanation)
 
 
 class _Endgame:
     """Exact play of a small endgame: the first click of the sequence that wins most often.
 
-    Every layout left is listed (they are equally likely). The chance of winning from a set of
-    layouts is 1 when one is left; otherwise a cell safe in all of them whose number differs
-    between them is revealed for free, and failing that the best guess is the cell that
-    maximises the sum, over the numbers it may show, of the chance of showing it times the
-    chance of winning from the layouts that show it. Sets of layouts already solved are
-    remembered. Revealing a zero is taken to show only its own number (the cascade can only
-    add information), so the chances found are lower bounds.
+    Every layout left is listed (they are equally likely). A set of layouts is a bitmask (bit
+    ``k`` for layout ``k``); for each cell, the layouts in which it is a mine and, for each
+    thing revealing it may show, the layouts that show it. What a click shows is the cell's
+    number, and when that is 0 every cell the cascade opens with its number, so layouts that
+    a cascade tells apart are told apart here too. The chance of winning from a set of layouts
+    is 1 when one is left; otherwise a cell safe in all of them that tells some apart is
+    revealed for free (information never hurts), and failing that the best guess is the cell
+    that maximises the sum, over what it may show, of the chance of showing it times the chance
+    of winning from the layouts that show it. Sets already solved are remembered.
 
     Notes
     -----
-    Exponential in the number of layouts in the worst case; bounded by ``node_budget``
-    evaluations, past which :meth:`best` gives up and returns None.
+    Exponential in the number of layouts in the worst case; bounded by ``node_budget`` sets
+    solved, past which :meth:`best` gives up and returns None.
     """
 
     def __init__(self, analysis: Any, node_budget: int) -> None:
@@ -683,76 +716,131 @@ class _Endgame:
         found = _enumerate(cells, clues, constraints.remaining, constraints.remaining,
                            node_budget * 10, random.Random(0), collect=layouts)
         # A budget that ran out lists only some layouts: then there is nothing to search.
-        self.layouts = layouts if found is not None and found[0] == analysis.solutions else []
-        # shows[i][k]: the number cell i shows in layout k, or -1 where it holds a mine.
-        self.shows = []
-        for cell in cells:
-            around = list(neighbours(cell, height, width))
-            known = sum(n in constraints.known_mines for n in around)
-            near = [index[n] for n in around if n in index]
-            self.shows.append([-1 if layout[index[cell]] else
-                               known + sum(layout[j] for j in near) for layout in self.layouts])
+        if found is None or found[0] != analysis.solutions:
+            layouts = []
+        self.everything = (1 << len(layouts)) - 1
+        mine = np.array(layouts, dtype=np.int16).reshape(len(layouts), len(cells))
+        around = [[index[n] for n in neighbours(cell, height, width) if n in index]
+                  for cell in cells]
+        adjacency = np.zeros((len(cells), len(cells)), dtype=np.int16)
+        for i, near in enumerate(around):
+            adjacency[near, i] = 1
+        known = np.array([sum(n in constraints.known_mines for n in neighbours(c, height, width))
+                          for c in cells], dtype=np.int16)
+        numbers = mine @ adjacency + known  # numbers[k, i]: what cell i shows in layout k
+        # Only cells that are a mine in some layouts and not in others are ever clicked: the
+        # others are mines throughout (no cell is safe throughout, or it would be forced).
+        mines_in = mine.sum(axis=0)
+        live = np.flatnonzero((mines_in > 0) & (mines_in < len(layouts))).tolist()
+        self.cells = [cells[i] for i in live]
+        self.mines = [_bits(mine[:, i] == 1) for i in live]
+        # shows[i]: the sets of layouts in which revealing live cell i shows the same thing: the
+        # same number, or for a 0 the same cells opened with the same numbers.
+        self.shows: list[list[int]] = []
+        for i in live:
+            safe = mine[:, i] == 0
+            groups = [_bits(safe & (numbers[:, i] == v)) for v in range(1, 9)]
+            opened: dict[tuple, int] = {}
+            for k in np.flatnonzero(safe & (numbers[:, i] == 0)).tolist():
+                seen = _cascade(i, numbers[k], around)
+                opened[seen] = opened.get(seen, 0) | (1 << k)
+            self.shows.append([g for g in groups if g] + list(opened.values()))
         self.budget = node_budget
         self.nodes = 0
         self.memo: dict[int, float] = {}
 
     def best(self) -> tuple[Cell, float] | None:
         """The cell to reveal and its chance of winning; None when the search is too large."""
-        everything = list(range(len(self.layouts)))
-        if len(everything) < 2:
+        everything = self.everything
+        if everything.bit_count() < 2:
             return None
+        options: list[tuple[float, Cell]] = []
         try:
-            options = []
             for i in self._candidates(everything):
-                options.append((-self._reveal(i, everything), self.cells[i]))
+                # A cell that cannot come within rounding of the best so far is cut short.
+                floor = max((chance for chance, _ in options), default=0.0) - 1e-9
+                options.append((self._reveal(i, everything, floor), self.cells[i]))
         except _TooLarge:
             return None
-        chance, cell = min(options)
-        return cell, -chance
+        # The highest chance; ties (up to rounding) go to the first cell row-major.
+        chance, cell = min(options, key=lambda option: (-round(option[0], 12), option[1]))
+        return cell, chance
 
-    def _candidates(self, layouts: list[int]) -> list[int]:
+    def _candidates(self, layouts: int) -> list[int]:
         """Cells that are a mine in some of the layouts but not all, safest first."""
+        total = layouts.bit_count()
         found = []
-        for i, shows in enumerate(self.shows):
-            mines = sum(shows[k] < 0 for k in layouts)
-            if 0 < mines < len(layouts):
-                found.append((mines, i))
+        for i, mines in enumerate(self.mines):
+            count = (mines & layouts).bit_count()
+            if 0 < count < total:
+                found.append((count, i))
         return [i for _, i in sorted(found)]
 
-    def _reveal(self, i: int, layouts: list[int]) -> float:
-        """Chance of winning after revealing cell ``i`` and then playing the best."""
-        groups: dict[int, list[int]] = {}
-        shows = self.shows[i]
-        for k in layouts:
-            if shows[k] >= 0:
-                groups.setdefault(shows[k], []).append(k)
-        return sum(len(group) * self._win(group) for group in groups.values()) / len(layouts)
+    def _reveal(self, i: int, layouts: int, floor: float = 0.0) -> float:
+        """Chance of winning after revealing cell ``i`` and then playing the best.
 
-    def _win(self, layouts: list[int]) -> float:
-        if len(layouts) == 1:
+        When that chance is sure to be at most ``floor``, the search stops and returns a
+        value between the chance and ``floor``.
+        """
+        total = layouts.bit_count()
+        left = total - (self.mines[i] & layouts).bit_count()  # layouts not yet counted
+        won = 0.0
+        for group in self.shows[i]:
+            part = group & layouts
+            if part:
+                size = part.bit_count()
+                left -= size
+                won += size * self._win(part)
+                if won + left <= floor * total:
+                    return (won + left) / total
+        return won / total
+
+    def _win(self, layouts: int) -> float:
+        if layouts & (layouts - 1) == 0:
             return 1.0
-        key = sum(1 << k for k in layouts)
-        if key in self.memo:
-            return self.memo[key]
+        if layouts in self.memo:
+            return self.memo[layouts]
         self.nodes += 1
         if self.nodes > self.budget:
             raise _TooLarge
         result = None
-        for i, shows in enumerate(self.shows):  # free information first: a safe cell that
-            first = shows[layouts[0]]               # tells the layouts apart
-            if first >= 0 and all(shows[k] >= 0 for k in layouts) and any(
-                    shows[k] != first for k in layouts):
+        for i, mines in enumerate(self.mines):  # free information first: a safe cell that
+            if mines & layouts:                  # tells the layouts apart
+                continue
+            if sum(1 for group in self.shows[i] if group & layouts) > 1:
                 result = self._reveal(i, layouts)
                 break
         if result is None:
             result = 0.0
+            total = layouts.bit_count()
             for i in self._candidates(layouts):
-                safe = sum(self.shows[i][k] >= 0 for k in layouts) / len(layouts)
+                safe = 1 - (self.mines[i] & layouts).bit_count() / total
                 if safe <= result:
                     break  # candidates come safest first; none of the rest can do better
-                result = max(result, self._reveal(i, layouts))
-        self.memo[key] = result
+                result = max(result, self._reveal(i, layouts, result))
+        self.memo[layouts] = result
         return result
+
+
+def _bits(flags: np.ndarray) -> int:
+    """The set of layouts where ``flags`` is true, as an int with bit ``k`` for layout ``k``."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
+    """The cells a 0 at ``start`` opens, breadth first as the game does, with their numbers.
+
+    ``numbers[i]`` is what cell ``i`` shows and ``around[i]`` its unknown neighbours.
+    """
+    opened = {start: 0}
+    queue = [start]
+    for i in queue:
+        for j in around[i]:
+            if j not in opened:
+                opened[j] = int(numbers[j])
+                if opened[j] == 0:
+                    queue.append(j)
+    return tuple(sorted(opened.items()))
 
 
 class _TooLarge(Exception):

@@ -5,6 +5,8 @@ position and keeps those that satisfy every revealed number (and the mine count,
 shares no code with :mod:`msanalysis.constraints`, :mod:`msanalysis.sat` or
 :mod:`msanalysis.counting`: it reads the raw cell states, so a bug there cannot hide here.
 
+:func:`all_layouts` lists the consistent layouts themselves, as boards.
+
 :func:`game_position` and :func:`game_positions` make small positions from seeded games at random
 stages, with or without flags (right and sometimes wrong) and with the count known or not. Other
 test modules may import both.
@@ -16,12 +18,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
+import itertools
+import random
+
 import numpy as np
 
+from msanalysis.board import Board, neighbours
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Reference", "enumerate_layouts", "game_position", "game_positions", "MAX_UNKNOWN"]
+__all__ = ["Reference", "enumerate_layouts", "all_layouts", "game_position", "game_positions",
+           "endgame_positions", "MAX_UNKNOWN"]
 
 MAX_UNKNOWN = 18
 """The most unknown cells :func:`enumerate_layouts` accepts (2**18 layouts)."""
@@ -158,3 +165,47 @@ def game_positions(count: int, *, start: int = 0, **kwargs) -> list[Position]:
         width, height, mines = sizes[seed % len(sizes)]
         positions.append(game_position(seed, width=width, height=height, mines=mines, **kwargs))
     return positions
+
+
+def all_layouts(position: Position) -> list[Board]:
+    """Every layout of a small position with a known total, as a Board: brute force.
+
+    Shown mines stay mines; the rest of the mines go over the hidden cells in every way, and
+    a layout is kept when its numbers are the revealed ones. Flags are not supported.
+    """
+    hidden = [tuple(map(int, c)) for c in zip(*np.nonzero(position.states == HIDDEN))]
+    known = [tuple(map(int, c)) for c in zip(*np.nonzero(position.states == MINE))]
+    height, width = position.shape
+    shown = position.states >= 0
+    boards = []
+    for chosen in itertools.combinations(hidden, position.total_mines - len(known)):
+        board = Board.from_cells(height, width, [*known, *chosen])
+        if (board.numbers[shown] == position.states[shown]).all():
+            boards.append(board)
+    return boards
+
+
+def endgame_positions(count: int, seed: int = 0, *, needs_guess=None) -> list[Position]:
+    """Small positions near the end of a game: a few safe cells still covered beside the mines.
+
+    Cells are covered only where no shown 0 touches them, as in a real game; each position has
+    3 to 12 layouts, at most 11 hidden cells, and passes ``needs_guess`` when given.
+    """
+    rng = random.Random(seed)
+    found = []
+    while len(found) < count:
+        height, width = rng.choice([(4, 4), (4, 5), (5, 5), (4, 6)])
+        cells = list(itertools.product(range(height), range(width)))
+        mines = rng.sample(cells, rng.randint(2, 5))
+        board = Board.from_cells(height, width, mines)
+        covered = {*mines, *rng.sample([c for c in cells if c not in mines], rng.randint(3, 7))}
+        if any(board.numbers[c] == 0 and any(n in covered for n in neighbours(c, height, width))
+               for c in cells if c not in covered):
+            continue
+        states = board.numbers.astype(np.int8)
+        states[tuple(zip(*covered))] = HIDDEN
+        position = Position(states, len(mines))
+        if (len(position.hidden) <= 11 and 3 <= len(all_layouts(position)) <= 12
+                and (needs_guess is None or needs_guess(position))):
+            found.append(position)
+    return found

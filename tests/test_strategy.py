@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
+import numpy as np
 import pytest
 
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.strategy import (STRATEGIES, Move, PaperStrategy, Strategy, _enumerate,
                                  _frontier_groups, _propagate, autoplay, make_strategy)
-from reference import enumerate_layouts, game_positions
+from reference import all_layouts, endgame_positions, enumerate_layouts, game_positions
 
 POSITIONS = [p for p in game_positions(120) if enumerate_layouts(p).solutions]
 
@@ -194,15 +196,60 @@ def test_endgame_on_a_fifty_fifty():
     assert chance == 0.5 and cell == (0, 0)
 
 
-@pytest.mark.parametrize("position", GUESSES)
-def test_endgame_chance_is_a_probability_the_chosen_cell_can_reach(position):
-    reference = enumerate_layouts(position)
-    solved = _Endgame(analyze(position), 10_000).best()
-    if solved is None:
-        return
-    cell, chance = solved
-    safe = 1 - Fraction(reference.mines[cell], reference.solutions)
-    assert 1 / reference.solutions - 1e-12 <= chance <= safe + 1e-12
+def _best_play(position: Position) -> float:
+    """The chance of winning ``position`` with perfect play, by brute force over the game tree.
+
+    Every layout is a :class:`Board`; a click shows what the board's numbers and a flood fill
+    of its zeros show; any covered cell may be clicked, safe or not. Independent of _Endgame.
+    """
+    from msanalysis.board import Board
+
+    boards = all_layouts(position)
+    hidden = [tuple(map(int, c)) for c in zip(*np.nonzero(position.states == -1))]
+    height, width = position.shape
+
+    def opened(board: Board, cell) -> dict:
+        seen, queue = {cell: int(board.numbers[cell])}, [cell]
+        for r, c in queue:
+            if board.numbers[r, c] == 0:
+                for n in itertools.product(range(r - 1, r + 2), range(c - 1, c + 2)):
+                    if 0 <= n[0] < height and 0 <= n[1] < width and n not in seen:
+                        seen[n] = int(board.numbers[n])
+                        queue.append(n)
+        return seen
+
+    def win(alive: tuple, revealed: frozenset) -> float:
+        if len(alive) == 1:
+            return 1.0
+        best = 0.0
+        for cell in hidden:
+            if cell in revealed:
+                continue
+            groups: dict = {}
+            for k in alive:
+                if cell not in boards[k].mines:
+                    seen = opened(boards[k], cell)
+                    groups.setdefault(tuple(sorted(seen.items())), []).append(k)
+            if not groups:
+                continue  # a mine in every layout left
+            chance = sum(len(g) * win(tuple(g), revealed | set(dict(seen)))
+                         for seen, g in groups.items()) / len(alive)
+            best = max(best, chance)
+        return best
+
+    return win(tuple(range(len(boards))), frozenset())
+
+
+ENDGAMES = endgame_positions(25, needs_guess=_needs_guess)
+
+
+@pytest.mark.parametrize("position", ENDGAMES)
+def test_endgame_finds_the_best_play_of_brute_force(position):
+    endgame = _Endgame(analyze(position), 10_000)
+    cell, chance = endgame.best()
+    assert chance == pytest.approx(_best_play(position))
+    # ... and clicking the chosen cell first reaches it.
+    assert endgame._reveal(endgame.cells.index(cell), endgame.everything) == pytest.approx(chance)
 
 
 @pytest.mark.parametrize("position", GUESSES[:30])
