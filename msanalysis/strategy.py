@@ -525,6 +525,9 @@ def _forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Mov
 
 # -- best ------------------------------------------------------------------------------------------
 
+_TIE = 1e-9
+"""Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""
+
 class BestStrategy:
     """The default strategy: forced cells first; a guess that is safe and likely to make progress.
 
@@ -662,15 +665,19 @@ class BestStrategy:
         best = None
         for cell in picked:
             factor = bonus.get(cell, 1.0)
+            # What a cell must beat; values within rounding of the best are ties, which go to
+            # the first cell row-major, so they are worked out in full.
+            floor = None if best is None else -best[0][0] - _TIE
+            if floor is not None and safe[cell] * factor <= floor:
+                continue  # even a guess that surely makes progress cannot beat the best
             try:
-                found = outlook.lookahead(
-                    cell, cutoff=None if best is None else -best[0][0] / factor)
+                found = outlook.lookahead(cell, cutoff=None if floor is None else floor / factor)
             except AnalysisTooHard:  # recounting this cell's component is too hard: estimate
                 found = (safe[cell] * (1 - p_min * (1 - quick[cell])), quick[cell])
             if found is None:
                 continue  # it cannot beat the best so far
             value, progress = found
-            key = (-value * factor, cell)
+            key = (-round(value * factor, 12), cell)
             if best is None or key < best[0]:
                 best = (key, cell, progress)
         _, cell, progress = best
@@ -758,7 +765,7 @@ class _Endgame:
         try:
             for i in self._candidates(everything):
                 # A cell that cannot come within rounding of the best so far is cut short.
-                floor = max((chance for chance, _ in options), default=0.0) - 1e-9
+                floor = max((chance for chance, _ in options), default=0.0) - _TIE
                 options.append((self._reveal(i, everything, floor), self.cells[i]))
         except _TooLarge:
             return None
@@ -907,31 +914,32 @@ class _Outlook:
         others = [part for k, part in enumerate(self.counts.components) if k not in touched]
         sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
         remaining = constraints.remaining
+        # The clues of the touched components, and the cell's own (its number left open).
+        clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
+        # Boxes: cells touching the same clues, numbered in order of first appearance. They
+        # are the same whatever number the cell shows; only its own clue's count changes.
+        signature: dict[Cell, list[int]] = {}
+        for i, (_, _, _, cells) in enumerate(clues):
+            for c in cells:
+                signature.setdefault(c, []).append(i)
+        grouped: dict[tuple[int, ...], list[Cell]] = {}
+        for c, ids in signature.items():
+            grouped.setdefault(tuple(ids), []).append(c)
+        boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
+        box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
+        clue_objects = [Clue(at, shown, mines, cells, tuple(sorted({box_of[c] for c in cells})))
+                        for at, shown, mines, cells in clues]
+        component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
+            box.cells for box in boxes), tuple(range(len(clues))), tuple(range(len(boxes))))
         results = []
         for number in range(known, known + len(near) + 1):
-            clues = [*old_clues, (cell, number, number - known, tuple(near))] if near else \
-                old_clues
-            # Boxes: cells touching the same clues, numbered in order of first appearance.
-            signature: dict[Cell, list[int]] = {}
-            for i, (_, _, _, cells) in enumerate(clues):
-                for c in cells:
-                    signature.setdefault(c, []).append(i)
-            grouped: dict[tuple[int, ...], list[Cell]] = {}
-            for c, ids in signature.items():
-                grouped.setdefault(tuple(ids), []).append(c)
-            boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
-            box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
-            clue_objects = [Clue(at, shown, mines, cells,
-                                 tuple(sorted({box_of[c] for c in cells})))
-                            for at, shown, mines, cells in clues]
             local = None
             if clue_objects:
-                component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
-                    box.cells for box in boxes), tuple(range(len(clues))), tuple(
-                    range(len(boxes))))
-                view = _LocalConstraints(clue_objects, boxes)
+                if near:
+                    own = clue_objects[-1]
+                    clue_objects[-1] = Clue(cell, number, number - known, own.cells, own.boxes)
                 try:
-                    local = count_component(view, component)
+                    local = count_component(_LocalConstraints(clue_objects, boxes), component)
                 except InconsistentPosition:
                     continue
             layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
