@@ -68,7 +68,7 @@ class LongTermRisk:
         self.remaining = analysis.constraints.remaining
         if self.remaining is not None:
             self.remaining -= sum(1 for c in analysis.forced_mines if states[c] == HIDDEN)
-        self._tallies: dict[tuple, int] = {}
+        self._tallies: dict[frozenset[Cell], int] = {}
         self.cells = _formation_cells(self.hidden, self.revealed)
 
     # -- formations ---------------------------------------------------------------------------
@@ -88,9 +88,10 @@ class LongTermRisk:
                 return None  # a number there tells the cells apart
             if not self.known[cell]:
                 missing.append(cell)
-        mines_needed = len(missing) + (1 if len(cells) == 2 else 2)
-        if len(missing) > 1 - (len(cells) == 4) or (self.remaining is not None
-                                                    and mines_needed > self.remaining):
+        # A pair may wait for one more mine beyond it; a block's corners must all be mines.
+        allowed, own_mines = (1, 1) if len(cells) == 2 else (0, 2)
+        if len(missing) > allowed or (self.remaining is not None
+                                      and len(missing) + own_mines > self.remaining):
             return None
         return missing
 

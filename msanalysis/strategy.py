@@ -528,6 +528,7 @@ def _forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Mov
 _TIE = 1e-9
 """Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""
 
+
 class BestStrategy:
     """The default strategy: forced cells first; a guess that is safe and likely to make progress.
 
@@ -594,7 +595,6 @@ class BestStrategy:
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True) -> None:
-        self.fifty_fifty = fifty_fifty
         self.flag_mines = flag_mines
         self.explain = explain
         self.margin = margin
@@ -602,6 +602,7 @@ class BestStrategy:
         self.sea_candidates = sea_candidates
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
+        self.fifty_fifty = fifty_fifty
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
