@@ -474,18 +474,32 @@ class SafestStrategy:
         self.explain = explain
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
-        moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
-        if analysis.forced_safe or analysis.is_over:
-            return moves
-        try:
-            cell = analysis.best_guess
-        except AnalysisTooHard:
-            return moves + [_rough_guess(analysis, explain=self.explain)]
+        return _forced_then_guess(analysis, lambda: self._guess(analysis),
+                                  flag_mines=self.flag_mines, explain=self.explain)
+
+    def _guess(self, analysis: Any) -> Move:
+        cell = analysis.best_guess
         explanation = None
         if self.explain:
             explanation = (f"guess: mine probability {analysis.probability(cell):.2%}, the lowest "
                            f"of {len(analysis.constraints.unknown)} unknown cells")
-        return moves + [Move(REVEAL, cell, guess=True, explanation=explanation)]
+        return Move(REVEAL, cell, guess=True, explanation=explanation)
+
+
+def _forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: bool,
+                       explain: bool) -> list[Move]:
+    """Every forced move; when there is none and the game goes on, ``guess()``.
+
+    A position too hard to count exactly (``guess`` raises AnalysisTooHard) gets
+    :func:`_rough_guess` instead.
+    """
+    moves = _forced_moves(analysis, flag_mines=flag_mines, explain=explain)
+    if analysis.forced_safe or analysis.is_over:
+        return moves
+    try:
+        return moves + [guess()]
+    except AnalysisTooHard:
+        return moves + [_rough_guess(analysis, explain=explain)]
 
 
 def _rough_guess(analysis: Any, *, explain: bool) -> Move:
@@ -605,13 +619,8 @@ class BestStrategy:
         self.fifty_fifty = fifty_fifty
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
-        moves = _forced_moves(analysis, flag_mines=self.flag_mines, explain=self.explain)
-        if analysis.forced_safe or analysis.is_over:
-            return moves
-        try:
-            return moves + [self._guess(position, analysis)]
-        except AnalysisTooHard:
-            return moves + [_rough_guess(analysis, explain=self.explain)]
+        return _forced_then_guess(analysis, lambda: self._guess(position, analysis),
+                                  flag_mines=self.flag_mines, explain=self.explain)
 
     def _guess(self, position: Position, analysis: Any) -> Move:
         if (analysis.constraints.remaining is not None
