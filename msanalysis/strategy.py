@@ -19,6 +19,7 @@ Strategies shipped here:
 
 from __future__ import annotations
 
+import heapq
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -556,7 +557,8 @@ class BestStrategy:
        probability; corners and edges come first).
     3. For each, :class:`_Outlook` counts exactly, for each number the cell may show, how many
        layouts show it, whether some other cell then becomes safe (*progress*), and otherwise
-       how safe the safest next guess is. The cell with the best chance of surviving both this
+       how safe the next guess is (the safest cell, blended with the second safest: a position
+       with two good guesses is worth more than one with a single one). The cell with the best chance of surviving both this
        guess and the next one it leads to is revealed (a guess that makes progress needs no next
        guess). Candidates are examined safest first and dropped as soon as they cannot beat the
        best so far; ties go to the first cell row-major.
@@ -583,6 +585,10 @@ class BestStrategy:
         solved.
     fifty_fifty : bool
         Weigh the 50/50s that may form (step 4).
+    blend : float
+        How much the second safest next guess counts beside the safest one in step 3 (see
+        :meth:`_Outlook.outcomes`); 0 counts the safest only. The default 0.25 is
+        JSMinesweeper's 4:1.
 
     Examples
     --------
@@ -608,7 +614,8 @@ class BestStrategy:
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
-                 endgame_nodes: int = 100_000, fifty_fifty: bool = True) -> None:
+                 endgame_nodes: int = 100_000, fifty_fifty: bool = True,
+                 blend: float = 0.25) -> None:
         self.flag_mines = flag_mines
         self.explain = explain
         self.margin = margin
@@ -617,6 +624,7 @@ class BestStrategy:
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
+        self.blend = blend
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         return _forced_then_guess(analysis, lambda: self._guess(position, analysis),
@@ -642,7 +650,7 @@ class BestStrategy:
         quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
         eligible = unknown & (probabilities <= p_min + self.margin + 1e-12)
         score = safe * (1 - p_min * (1 - quick))  # the quick estimate of the value below
-        outlook = _Outlook(analysis)
+        outlook = _Outlook(analysis, blend=self.blend)
         # Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
         # in safest first. All are then examined safest first, so that good values come early
         # and prune the rest.
@@ -873,27 +881,33 @@ class _Outlook:
     are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
     """
 
-    def __init__(self, analysis: Any) -> None:
+    def __init__(self, analysis: Any, blend: float = 0.0) -> None:
         self.analysis = analysis
+        self.blend = blend
         self.constraints = analysis.constraints
         self.counts = analysis.counts
         self.component_of: dict[Cell, int] = {}
         for k, component in enumerate(self.constraints.components):
             self.component_of.update(dict.fromkeys(component.cells, k))
         self.sea = frozenset(self.constraints.sea)
-        # The lowest mine probability in each component, for the next guess after a reveal.
-        counts = self.counts
-        self.risk = [min(float(counts.box_probability(j)) for j in component.box_ids)
-                     for component in self.constraints.components]
+        # The two lowest mine probabilities of cells in each component, for the next guess after
+        # a reveal.
+        self.safest_two = []
+        for component in self.constraints.components:
+            risks = [(float(self.counts.box_probability(j)), self.constraints.boxes[j].size)
+                     for j in component.box_ids]
+            self.safest_two.append(_two_lowest(risks))
 
     def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["_Outcome"] | None:
         """What revealing ``cell`` may show: one :class:`_Outcome` per possible number.
 
         ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
         up to the layouts in which it is safe); ``progress`` says whether some other cell is
-        then safe in every layout; ``safety`` is 1 then, else the chance that the safest next
-        guess is safe (the components the reveal leaves alone keep their old probabilities
-        there, an approximation: the mine count ties them weakly to the rest).
+        then safe in every layout; ``safety`` is 1 then, else the chance that the next guess is
+        safe: ``1 - (r1 + blend * r2) / (1 + blend)`` for the two lowest mine probabilities
+        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). The components
+        the reveal leaves alone keep their old probabilities there, an approximation: the mine
+        count ties them weakly to the rest.
 
         With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
         (see :meth:`lookahead`) is sure to be at most ``cutoff``.
@@ -961,13 +975,16 @@ class _Outlook:
                     progress = _count_forces_safe(parts, sea, remaining)
                 safety = 1.0
                 if not progress:
-                    # The safest next guess: the untouched components keep (nearly) their
+                    # The next guess: the untouched components keep (nearly) their
                     # probabilities; the recounted boxes and the sea are counted again.
-                    risks = [self.risk[k] for k in range(len(self.risk)) if k not in touched]
-                    risks += [m / (box.size * layouts) for m, box in zip(box_mines, boxes)]
+                    risks = [(r, 1) for k, two in enumerate(self.safest_two) if k not in touched
+                             for r in two]
+                    risks += [(m / (box.size * layouts), box.size)
+                              for m, box in zip(box_mines, boxes)]
                     if sea:
-                        risks.append(sea_mines / (sea * layouts))
-                    safety = 1.0 - min(risks, default=0.0)
+                        risks.append((sea_mines / (sea * layouts), sea))
+                    first, second = _two_lowest(risks) or (0.0, 0.0)
+                    safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
                 results.append(_Outcome(number, layouts, progress, safety))
                 if cutoff is not None:
                     unseen -= layouts
@@ -1076,6 +1093,26 @@ def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
         if any(m == 0 for m in box_mines):
             return True
     return False
+
+
+def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[()]:
+    """The two lowest mine probabilities of single cells, given ``(probability, cells)`` pairs.
+
+    A pair stands for that many cells sharing the probability, so it may give both; a lone cell
+    gives both when it is the only one. Empty when there is no cell.
+
+    >>> _two_lowest([(0.3, 1), (0.1, 1), (0.2, 5)])
+    (0.1, 0.2)
+    >>> _two_lowest([(0.3, 1), (0.1, 2)]), _two_lowest([(0.4, 1)]), _two_lowest([])
+    ((0.1, 0.1), (0.4, 0.4), ())
+    """
+    lowest = heapq.nsmallest(2, ((r, min(cells, 2)) for r, cells in risks if cells))
+    if not lowest:
+        return ()
+    first, many = lowest[0]
+    if many > 1 or len(lowest) == 1:
+        return first, first
+    return first, lowest[1][0]
 
 
 def _convolve(a: list[int], b: tuple[int, ...]) -> list[int]:

@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from msanalysis.board import neighbours
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.strategy import (STRATEGIES, Move, PaperStrategy, Strategy, _enumerate,
@@ -175,6 +176,38 @@ def test_outlook_counts_each_number_like_brute_force(position):
             else:  # the safest next guess, up to the approximation for untouched components
                 lowest = min(Fraction(after.mines[c], after.solutions) for c in after.unknown)
                 assert 0 <= safety <= 1 and abs(safety - (1 - lowest)) < 0.2
+
+
+def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
+    # With blend b, a reveal that brings no progress is worth 1 - (r1 + b r2) / (1 + b) for the
+    # two lowest mine probabilities r1 <= r2 of the cells left; exact when the reveal touches
+    # every component (the others keep their old probabilities, an approximation).
+    exact = 0
+    for position in GUESSES:
+        reference = enumerate_layouts(position)
+        analysis = analyze(position)
+        outlook = _Outlook(analysis, blend=0.25)
+        components = [set(component.cells) for component in analysis.constraints.components]
+        for cell in reference.unknown:
+            if reference.mines[cell] == reference.solutions:
+                continue
+            near = {cell, *neighbours(cell, *position.states.shape)}
+            touches_all = all(near & component for component in components)
+            for number, _, progress, safety in outlook.outcomes(cell):
+                if progress:
+                    continue
+                states = position.states.copy()
+                states[cell] = number
+                after = enumerate_layouts(Position(states, position.total_mines))
+                risks = sorted(after.probability(c) for c in after.unknown)
+                r1, r2 = (risks * 2)[:2]
+                expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
+                if touches_all:
+                    exact += 1
+                    assert safety == pytest.approx(float(expected)), (cell, number)
+                else:
+                    assert abs(safety - expected) < 0.2
+    assert exact >= 20
 
 
 def test_outlook_progress_of_a_lone_cell():
