@@ -19,20 +19,17 @@ Strategies shipped here:
 
 from __future__ import annotations
 
-import heapq
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from fractions import Fraction
-from math import comb
-from operator import mul
-from typing import Any, NamedTuple, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts, neighbours
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.longterm import LongTermRisk
+from msanalysis.outlook import Outlook
 from msanalysis.position import FLAG, HIDDEN, Position
 
 __all__ = ["Move", "Strategy", "Played", "PaperStrategy", "SafestStrategy", "STRATEGIES",
@@ -532,7 +529,8 @@ def _forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Mov
     moves = []
     if flag_mines:
         reason = "a mine in every layout" if explain else None
-        moves += [Move(FLAG_MOVE, cell, explanation=reason) for cell in sorted(analysis.forced_mines)]
+        moves += [Move(FLAG_MOVE, cell, explanation=reason)
+                  for cell in sorted(analysis.forced_mines)]
     reason = "safe in every layout" if explain else None
     moves += [Move(REVEAL, cell, explanation=reason) for cell in sorted(analysis.forced_safe)]
     return moves
@@ -555,11 +553,12 @@ class BestStrategy:
        ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one
        probability; corners and edges come first).
-    3. For each, :class:`_Outlook` counts exactly, for each number the cell may show, how many
-       layouts show it, whether some other cell then becomes safe (*progress*), and otherwise
-       how safe the next guess is (the safest cell, blended with the second safest: a position
-       with two good guesses is worth more than one with a single one). The cell with the best chance of surviving both this
-       guess and the next one it leads to is revealed (a guess that makes progress needs no next
+    3. For each, :class:`~msanalysis.outlook.Outlook` counts exactly, for each number the cell
+       may show, how many layouts show it, whether some other cell then becomes safe
+       (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
+       second safest: a position with two good guesses is worth more than one with a single
+       one). The cell with the best chance of surviving both this guess and the next one it
+       leads to is revealed (a guess that makes progress needs no next
        guess). Candidates are examined safest first and dropped as soon as they cannot beat the
        best so far; ties go to the first cell row-major.
     4. With ``fifty_fifty``, a cell of a 50/50 that may form around it (two cells that only
@@ -587,8 +586,8 @@ class BestStrategy:
         Weigh the 50/50s that may form (step 4).
     blend : float
         How much the second safest next guess counts beside the safest one in step 3 (see
-        :meth:`_Outlook.outcomes`); 0 counts the safest only. The default 0.25 is
-        JSMinesweeper's 4:1.
+        :meth:`msanalysis.outlook.Outlook.outcomes`); 0 counts the safest only. The default
+        0.25 is JSMinesweeper's 4:1.
 
     Examples
     --------
@@ -650,7 +649,7 @@ class BestStrategy:
         quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
         eligible = unknown & (probabilities <= p_min + self.margin + 1e-12)
         score = safe * (1 - p_min * (1 - quick))  # the quick estimate of the value below
-        outlook = _Outlook(analysis, blend=self.blend)
+        outlook = Outlook(analysis, blend=self.blend)
         # Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
         # in safest first. All are then examined safest first, so that good values come early
         # and prune the rest.
@@ -870,258 +869,6 @@ def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
 
 class _TooLarge(Exception):
     """The endgame search ran past its node budget."""
-
-
-class _Outlook:
-    """What revealing one cell would show, counted exactly, for a position that needs a guess.
-
-    For a cell ``c`` and each number ``v`` it may show, the position with ``c`` revealed as ``v``
-    differs from the current one only in the components ``c`` touches: those are counted again
-    (with :func:`msanalysis.counting.count_component`), the others keep their counts, and all
-    are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
-    """
-
-    def __init__(self, analysis: Any, blend: float = 0.0) -> None:
-        self.analysis = analysis
-        self.blend = blend
-        self.constraints = analysis.constraints
-        self.counts = analysis.counts
-        self.component_of: dict[Cell, int] = {}
-        for k, component in enumerate(self.constraints.components):
-            self.component_of.update(dict.fromkeys(component.cells, k))
-        self.sea = frozenset(self.constraints.sea)
-        # The two lowest mine probabilities of cells in each component, for the next guess after
-        # a reveal.
-        self.safest_two = []
-        for component in self.constraints.components:
-            risks = [(float(self.counts.box_probability(j)), self.constraints.boxes[j].size)
-                     for j in component.box_ids]
-            self.safest_two.append(_two_lowest(risks))
-
-    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["_Outcome"] | None:
-        """What revealing ``cell`` may show: one :class:`_Outcome` per possible number.
-
-        ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
-        up to the layouts in which it is safe); ``progress`` says whether some other cell is
-        then safe in every layout; ``safety`` is 1 then, else the chance that the next guess is
-        safe: ``1 - (r1 + blend * r2) / (1 + blend)`` for the two lowest mine probabilities
-        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). The components
-        the reveal leaves alone keep their old probabilities there, an approximation: the mine
-        count ties them weakly to the rest.
-
-        With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
-        (see :meth:`lookahead`) is sure to be at most ``cutoff``.
-        """
-        solutions = self.counts.solutions
-        if cutoff is not None:
-            unseen = solutions - int(self.analysis.exact_probability(cell) * solutions)
-            seen = 0.0
-        from msanalysis.constraints import Box, Clue, Component
-        from msanalysis.counting import count_component
-        from msanalysis.errors import InconsistentPosition
-
-        constraints = self.constraints
-        height, width = constraints.position.shape
-        around = list(neighbours(cell, height, width))
-        near = [n for n in around if n in constraints.unknown]
-        known = sum(n in constraints.known_mines for n in around)
-        touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
-        old_clues = []
-        for k in touched:
-            for i in constraints.components[k].clue_ids:
-                clue = constraints.clues[i]
-                cells = tuple(c for c in clue.cells if c != cell)
-                if cells:
-                    old_clues.append((clue.cell, clue.number, clue.mines, cells))
-                elif clue.mines:
-                    return []  # the cell is a mine in every layout
-        others = [part for k, part in enumerate(self.counts.components) if k not in touched]
-        sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
-        remaining = constraints.remaining
-        # The clues of the touched components, and the cell's own (its number left open).
-        clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
-        # Boxes: cells touching the same clues, numbered in order of first appearance. They
-        # are the same whatever number the cell shows; only its own clue's count changes.
-        signature: dict[Cell, list[int]] = {}
-        for i, (_, _, _, cells) in enumerate(clues):
-            for c in cells:
-                signature.setdefault(c, []).append(i)
-        grouped: dict[tuple[int, ...], list[Cell]] = {}
-        for c, ids in signature.items():
-            grouped.setdefault(tuple(ids), []).append(c)
-        boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
-        box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
-        clue_objects = [Clue(at, shown, mines, cells, tuple(sorted({box_of[c] for c in cells})))
-                        for at, shown, mines, cells in clues]
-        component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
-            box.cells for box in boxes), tuple(range(len(clues))), tuple(range(len(boxes))))
-        results = []
-        for number in range(known, known + len(near) + 1):
-            local = None
-            if clue_objects:
-                if near:
-                    own = clue_objects[-1]
-                    clue_objects[-1] = Clue(cell, number, number - known, own.cells, own.boxes)
-                try:
-                    local = count_component(_LocalConstraints(clue_objects, boxes), component)
-                except InconsistentPosition:
-                    continue
-            layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
-            if layouts:
-                progress = any(m == 0 for m in box_mines)
-                if not progress and remaining is not None:
-                    # The mine count may decide cells far away too.
-                    parts = others if local is None else [*others, local]
-                    progress = _count_forces_safe(parts, sea, remaining)
-                safety = 1.0
-                if not progress:
-                    # The next guess: the untouched components keep (nearly) their
-                    # probabilities; the recounted boxes and the sea are counted again.
-                    risks = [(r, 1) for k, two in enumerate(self.safest_two) if k not in touched
-                             for r in two]
-                    risks += [(m / (box.size * layouts), box.size)
-                              for m, box in zip(box_mines, boxes)]
-                    if sea:
-                        risks.append((sea_mines / (sea * layouts), sea))
-                    first, second = _two_lowest(risks) or (0.0, 0.0)
-                    safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
-                results.append(_Outcome(number, layouts, progress, safety))
-                if cutoff is not None:
-                    unseen -= layouts
-                    seen += layouts * safety
-                    if (seen + unseen) / solutions <= cutoff:
-                        return None
-            if not near:
-                break  # a cell with no unknown neighbour shows one number only
-        return results
-
-    def progress(self, cell: Cell) -> Fraction:
-        """The probability that ``cell`` is safe and revealing it makes another cell safe."""
-        layouts = sum(o.layouts for o in self.outcomes(cell) if o.progress)
-        return Fraction(layouts, self.counts.solutions)
-
-    def lookahead(self, cell: Cell, cutoff: float | None = None) -> tuple[float, float] | None:
-        """``(chance of surviving this guess and the next one, progress)`` for ``cell``.
-
-        The next guess is needed only when the reveal brings no progress; then it is the safest
-        cell of the position after the reveal. None when that chance is at most ``cutoff``.
-        """
-        outcomes = self.outcomes(cell, cutoff)
-        if outcomes is None:
-            return None
-        solutions = self.counts.solutions
-        survive = sum(o.layouts * o.safety for o in outcomes) / solutions
-        return survive, sum(o.layouts for o in outcomes if o.progress) / solutions
-
-
-class _Outcome(NamedTuple):
-    """One number a cell may show (see :meth:`_Outlook.outcomes`)."""
-
-    number: int
-    layouts: int
-    progress: bool
-    safety: float
-
-
-@dataclass(frozen=True)
-class _LocalConstraints:
-    """The two fields :func:`msanalysis.counting.count_component` reads from a Constraints."""
-
-    clues: list
-    boxes: list
-
-
-def _join(others: list, local: Any, sea: int,
-          remaining: int | None) -> tuple[int, list[int], int]:
-    """Layouts of the whole position, the mines of each local box and of the sea over them.
-
-    ``others`` are the counts of the untouched components, ``local`` the count of the recounted
-    part (or None), joined with ``sea`` free cells under ``remaining`` mines (None: unknown).
-    Returns ``(layouts, mines per local box, mines in the sea)``, each summed over the layouts.
-    """
-    if remaining is None:
-        product = 1 << sea
-        for part in others:
-            product *= part.total
-        total = product * (1 if local is None else local.total)
-        box_mines = [] if local is None else [sum(m) * product for m in local.box_mines]
-        return total, box_mines, total * sea // 2  # a sea cell is a mine in half the layouts
-    base, poly = 0, [1]
-    for part in others:
-        base += part.offset
-        poly = _convolve(poly, part.layouts)
-    offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
-    # rest[k], sea_rest[k]: layouts of everything else, and their sea mines, when the local part
-    # holds offset + k mines.
-    rest, sea_rest = [], []
-    for k in range(len(layouts)):
-        ways = mines = 0
-        for t, p in enumerate(poly):
-            left = remaining - base - offset - k - t
-            if p and 0 <= left <= sea:
-                w = p * comb(sea, left)
-                ways += w
-                mines += w * left
-        rest.append(ways)
-        sea_rest.append(mines)
-    total = sum(map(mul, layouts, rest))
-    sea_mines = sum(map(mul, layouts, sea_rest))
-    if local is None:
-        return total, [], sea_mines
-    return total, [sum(map(mul, mines, rest)) for mines in local.box_mines], sea_mines
-
-
-def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
-    """Whether the mine count makes a box of some part, or the sea, safe in every layout.
-
-    Only a count that rules out some of the parts' combined mine totals can do that; when it
-    rules out none (the usual case, with a large sea) this costs one convolution.
-    """
-    base, poly = 0, [1]
-    for part in parts:
-        base += part.offset
-        poly = _convolve(poly, part.layouts)
-    left = [remaining - base - t for t, p in enumerate(poly) if p]
-    if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
-        return True  # every layout puts all the mines on the frontier
-    if all(0 <= n <= sea for n in left):
-        # The count rules nothing out: each part is free, and a part with a forced cell of its
-        # own would have made it forced before the reveal too.
-        return False
-    for i, part in enumerate(parts):
-        _, box_mines, _ = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
-        if any(m == 0 for m in box_mines):
-            return True
-    return False
-
-
-def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[()]:
-    """The two lowest mine probabilities of single cells, given ``(probability, cells)`` pairs.
-
-    A pair stands for that many cells sharing the probability, so it may give both; a lone cell
-    gives both when it is the only one. Empty when there is no cell.
-
-    >>> _two_lowest([(0.3, 1), (0.1, 1), (0.2, 5)])
-    (0.1, 0.2)
-    >>> _two_lowest([(0.3, 1), (0.1, 2)]), _two_lowest([(0.4, 1)]), _two_lowest([])
-    ((0.1, 0.1), (0.4, 0.4), ())
-    """
-    lowest = heapq.nsmallest(2, ((r, min(cells, 2)) for r, cells in risks if cells))
-    if not lowest:
-        return ()
-    first, many = lowest[0]
-    if many > 1 or len(lowest) == 1:
-        return first, first
-    return first, lowest[1][0]
-
-
-def _convolve(a: list[int], b: tuple[int, ...]) -> list[int]:
-    result = [0] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                result[i + j] += x * y
-    return result
 
 
 def _neighbour_product(values: np.ndarray) -> np.ndarray:

@@ -129,7 +129,8 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
 from fractions import Fraction  # noqa: E402
 
 from msanalysis.analysis import analyze  # noqa: E402
-from msanalysis.strategy import BestStrategy, SafestStrategy, _Endgame, _Outlook  # noqa: E402
+from msanalysis.outlook import Outlook  # noqa: E402
+from msanalysis.strategy import BestStrategy, SafestStrategy, _Endgame  # noqa: E402
 
 def _needs_guess(position: Position) -> bool:
     if position.total_mines is None or position.is_lost:
@@ -159,7 +160,7 @@ def test_safest_takes_the_lowest_probability_first_row_major(position):
 def test_outlook_counts_each_number_like_brute_force(position):
     # Independent check: reveal the cell as each number and enumerate the layouts again.
     reference = enumerate_layouts(position)
-    outlook = _Outlook(analyze(position))
+    outlook = Outlook(analyze(position))
     for cell in reference.unknown:
         if reference.mines[cell] == reference.solutions:
             continue
@@ -186,7 +187,7 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
     for position in GUESSES:
         reference = enumerate_layouts(position)
         analysis = analyze(position)
-        outlook = _Outlook(analysis, blend=0.25)
+        outlook = Outlook(analysis, blend=0.25)
         components = [set(component.cells) for component in analysis.constraints.components]
         for cell in reference.unknown:
             if reference.mines[cell] == reference.solutions:
@@ -208,19 +209,6 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
                 else:
                     assert abs(safety - expected) < 0.2
     assert exact >= 20
-
-
-def test_outlook_progress_of_a_lone_cell():
-    # A corner of an empty 4x4 board with 3 mines: its 3 neighbours and 12 other cells. It
-    # makes progress when it shows 0, and when it shows 3 (the mine count then clears the rest).
-    analysis = analyze(Position.from_text("mines: 3\n????\n????\n????\n????"))
-    outcomes = _Outlook(analysis).outcomes((0, 0))
-    assert [o[:3] for o in outcomes] == [(0, 220, True), (1, 198, False), (2, 36, False),
-                                         (3, 1, True)]
-    # Showing 1 leaves 2 mines among the 12 far cells and 1 among the 3 near ones: the safest
-    # next guess is a far cell, a mine with probability 2/12.
-    assert outcomes[1].safety == pytest.approx(1 - 2 / 12)
-    assert _Outlook(analysis).progress((0, 0)) == Fraction(221, 560)
 
 
 def test_endgame_on_a_fifty_fifty():

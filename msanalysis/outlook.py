@@ -1,0 +1,300 @@
+"""What revealing one cell would show, counted exactly: the look ahead of the ``best`` strategy.
+
+For a position that needs a guess, :class:`Outlook` takes a candidate cell and, for every number
+it may show, counts the layouts that show it, says whether some other cell then becomes safe
+(*progress*) and how safe the next guess would be otherwise. Only the components the cell
+touches are counted again; the others keep their counts and everything is joined over the mine
+count with the sea, as :func:`msanalysis.counting.count` does.
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+from operator import mul
+from typing import Any, NamedTuple
+
+from msanalysis.board import Cell, neighbours
+from msanalysis.constraints import Box, Clue, Component
+from msanalysis.counting import count_component
+from msanalysis.errors import InconsistentPosition
+
+__all__ = ["Outlook", "Outcome"]
+
+
+class Outlook:
+    """What revealing one cell would show, counted exactly, for a position that needs a guess.
+
+    For a cell ``c`` and each number ``v`` it may show, the position with ``c`` revealed as ``v``
+    differs from the current one only in the components ``c`` touches: those are counted again
+    (with :func:`msanalysis.counting.count_component`), the others keep their counts, and all
+    are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        The analysis of the position, with its exact counts.
+    blend : float
+        How much the second safest next guess counts beside the safest one (see
+        :meth:`outcomes`).
+
+    Examples
+    --------
+    A corner of an empty 4x4 board with 3 mines is safe in 455 of the 560 layouts: it shows 0
+    in 220 (its three neighbours are then safe), 1 in 198, 2 in 36 and 3 in 1 (the mine count
+    then clears the rest). After a 1 the safest next guess is one of the 12 far cells, which
+    hold 2 mines.
+
+    >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
+    >>> outlook = Outlook(analyze(Position.from_text("mines: 3\\n????\\n????\\n????\\n????")))
+    >>> [(o.number, o.layouts, o.progress) for o in outlook.outcomes((0, 0))]
+    [(0, 220, True), (1, 198, False), (2, 36, False), (3, 1, True)]
+    >>> round(outlook.outcomes((0, 0))[1].safety, 4), outlook.progress((0, 0))
+    (0.8333, Fraction(221, 560))
+
+    Notes
+    -----
+    Per cell, one count of the components it touches for each number it may show (see
+    :func:`msanalysis.counting.count_component`) and one join over the mine count.
+    """
+
+    def __init__(self, analysis: Any, blend: float = 0.0) -> None:
+        self.analysis = analysis
+        self.blend = blend
+        self.constraints = analysis.constraints
+        self.counts = analysis.counts
+        self.component_of: dict[Cell, int] = {}
+        for k, component in enumerate(self.constraints.components):
+            self.component_of.update(dict.fromkeys(component.cells, k))
+        self.sea = frozenset(self.constraints.sea)
+        # The two lowest mine probabilities of cells in each component, for the next guess after
+        # a reveal.
+        self.safest_two = []
+        for component in self.constraints.components:
+            risks = [(float(self.counts.box_probability(j)), self.constraints.boxes[j].size)
+                     for j in component.box_ids]
+            self.safest_two.append(_two_lowest(risks))
+
+    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["Outcome"] | None:
+        """What revealing ``cell`` may show: one :class:`Outcome` per possible number.
+
+        ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
+        up to the layouts in which it is safe); ``progress`` says whether some other cell is
+        then safe in every layout; ``safety`` is 1 then, else the chance that the next guess is
+        safe: ``1 - (r1 + blend * r2) / (1 + blend)`` for the two lowest mine probabilities
+        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). The components
+        the reveal leaves alone keep their old probabilities there, an approximation: the mine
+        count ties them weakly to the rest.
+
+        With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
+        (see :meth:`lookahead`) is sure to be at most ``cutoff``.
+        """
+        solutions = self.counts.solutions
+        if cutoff is not None:
+            unseen = solutions - int(self.analysis.exact_probability(cell) * solutions)
+            seen = 0.0
+        constraints = self.constraints
+        height, width = constraints.position.shape
+        around = list(neighbours(cell, height, width))
+        near = [n for n in around if n in constraints.unknown]
+        known = sum(n in constraints.known_mines for n in around)
+        touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
+        old_clues = []
+        for k in touched:
+            for i in constraints.components[k].clue_ids:
+                clue = constraints.clues[i]
+                cells = tuple(c for c in clue.cells if c != cell)
+                if cells:
+                    old_clues.append((clue.cell, clue.number, clue.mines, cells))
+                elif clue.mines:
+                    return []  # the cell is a mine in every layout
+        others = [part for k, part in enumerate(self.counts.components) if k not in touched]
+        sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
+        remaining = constraints.remaining
+        # The clues of the touched components, and the cell's own (its number left open).
+        clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
+        # Boxes: cells touching the same clues, numbered in order of first appearance. They
+        # are the same whatever number the cell shows; only its own clue's count changes.
+        signature: dict[Cell, list[int]] = {}
+        for i, (_, _, _, cells) in enumerate(clues):
+            for c in cells:
+                signature.setdefault(c, []).append(i)
+        grouped: dict[tuple[int, ...], list[Cell]] = {}
+        for c, ids in signature.items():
+            grouped.setdefault(tuple(ids), []).append(c)
+        boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
+        box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
+        clue_objects = [Clue(at, shown, mines, cells, tuple(sorted({box_of[c] for c in cells})))
+                        for at, shown, mines, cells in clues]
+        component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
+            box.cells for box in boxes), tuple(range(len(clues))), tuple(range(len(boxes))))
+        results = []
+        for number in range(known, known + len(near) + 1):
+            local = None
+            if clue_objects:
+                if near:
+                    own = clue_objects[-1]
+                    clue_objects[-1] = Clue(cell, number, number - known, own.cells, own.boxes)
+                try:
+                    local = count_component(_LocalConstraints(clue_objects, boxes), component)
+                except InconsistentPosition:
+                    continue
+            layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
+            if layouts:
+                progress = any(m == 0 for m in box_mines)
+                if not progress and remaining is not None:
+                    # The mine count may decide cells far away too.
+                    parts = others if local is None else [*others, local]
+                    progress = _count_forces_safe(parts, sea, remaining)
+                safety = 1.0
+                if not progress:
+                    # The next guess: the untouched components keep (nearly) their
+                    # probabilities; the recounted boxes and the sea are counted again.
+                    risks = [(r, 1) for k, two in enumerate(self.safest_two) if k not in touched
+                             for r in two]
+                    risks += [(m / (box.size * layouts), box.size)
+                              for m, box in zip(box_mines, boxes)]
+                    if sea:
+                        risks.append((sea_mines / (sea * layouts), sea))
+                    first, second = _two_lowest(risks) or (0.0, 0.0)
+                    safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
+                results.append(Outcome(number, layouts, progress, safety))
+                if cutoff is not None:
+                    unseen -= layouts
+                    seen += layouts * safety
+                    if (seen + unseen) / solutions <= cutoff:
+                        return None
+            if not near:
+                break  # a cell with no unknown neighbour shows one number only
+        return results
+
+    def progress(self, cell: Cell) -> Fraction:
+        """The probability that ``cell`` is safe and revealing it makes another cell safe."""
+        layouts = sum(o.layouts for o in self.outcomes(cell) if o.progress)
+        return Fraction(layouts, self.counts.solutions)
+
+    def lookahead(self, cell: Cell, cutoff: float | None = None) -> tuple[float, float] | None:
+        """``(chance of surviving this guess and the next one, progress)`` for ``cell``.
+
+        The next guess is needed only when the reveal brings no progress; its chance is the
+        ``safety`` of :meth:`outcomes`. None when that chance is at most ``cutoff``.
+        """
+        outcomes = self.outcomes(cell, cutoff)
+        if outcomes is None:
+            return None
+        solutions = self.counts.solutions
+        survive = sum(o.layouts * o.safety for o in outcomes) / solutions
+        return survive, sum(o.layouts for o in outcomes if o.progress) / solutions
+
+
+class Outcome(NamedTuple):
+    """One number a cell may show (see :meth:`Outlook.outcomes`)."""
+
+    number: int
+    layouts: int
+    progress: bool
+    safety: float
+
+
+@dataclass(frozen=True)
+class _LocalConstraints:
+    """The two fields :func:`msanalysis.counting.count_component` reads from a Constraints."""
+
+    clues: list
+    boxes: list
+
+
+def _join(others: list, local: Any, sea: int,
+          remaining: int | None) -> tuple[int, list[int], int]:
+    """Layouts of the whole position, the mines of each local box and of the sea over them.
+
+    ``others`` are the counts of the untouched components, ``local`` the count of the recounted
+    part (or None), joined with ``sea`` free cells under ``remaining`` mines (None: unknown).
+    Returns ``(layouts, mines per local box, mines in the sea)``, each summed over the layouts.
+    """
+    if remaining is None:
+        product = 1 << sea
+        for part in others:
+            product *= part.total
+        total = product * (1 if local is None else local.total)
+        box_mines = [] if local is None else [sum(m) * product for m in local.box_mines]
+        return total, box_mines, total * sea // 2  # a sea cell is a mine in half the layouts
+    base, poly = 0, [1]
+    for part in others:
+        base += part.offset
+        poly = _convolve(poly, part.layouts)
+    offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
+    # rest[k], sea_rest[k]: layouts of everything else, and their sea mines, when the local part
+    # holds offset + k mines.
+    rest, sea_rest = [], []
+    for k in range(len(layouts)):
+        ways = mines = 0
+        for t, p in enumerate(poly):
+            left = remaining - base - offset - k - t
+            if p and 0 <= left <= sea:
+                w = p * comb(sea, left)
+                ways += w
+                mines += w * left
+        rest.append(ways)
+        sea_rest.append(mines)
+    total = sum(map(mul, layouts, rest))
+    sea_mines = sum(map(mul, layouts, sea_rest))
+    if local is None:
+        return total, [], sea_mines
+    return total, [sum(map(mul, mines, rest)) for mines in local.box_mines], sea_mines
+
+
+def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
+    """Whether the mine count makes a box of some part, or the sea, safe in every layout.
+
+    Only a count that rules out some of the parts' combined mine totals can do that; when it
+    rules out none (the usual case, with a large sea) this costs one convolution.
+    """
+    base, poly = 0, [1]
+    for part in parts:
+        base += part.offset
+        poly = _convolve(poly, part.layouts)
+    left = [remaining - base - t for t, p in enumerate(poly) if p]
+    if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
+        return True  # every layout puts all the mines on the frontier
+    if all(0 <= n <= sea for n in left):
+        # The count rules nothing out: each part is free, and a part with a forced cell of its
+        # own would have made it forced before the reveal too.
+        return False
+    for i, part in enumerate(parts):
+        _, box_mines, _ = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
+        if any(m == 0 for m in box_mines):
+            return True
+    return False
+
+
+def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[()]:
+    """The two lowest mine probabilities of single cells, given ``(probability, cells)`` pairs.
+
+    A pair stands for that many cells sharing the probability, so it may give both; a lone cell
+    gives both when it is the only one. Empty when there is no cell.
+
+    >>> _two_lowest([(0.3, 1), (0.1, 1), (0.2, 5)])
+    (0.1, 0.2)
+    >>> _two_lowest([(0.3, 1), (0.1, 2)]), _two_lowest([(0.4, 1)]), _two_lowest([])
+    ((0.1, 0.1), (0.4, 0.4), ())
+    """
+    lowest = heapq.nsmallest(2, ((r, min(cells, 2)) for r, cells in risks if cells))
+    if not lowest:
+        return ()
+    first, many = lowest[0]
+    if many > 1 or len(lowest) == 1:
+        return first, first
+    return first, lowest[1][0]
+
+
+def _convolve(a: list[int], b: tuple[int, ...]) -> list[int]:
+    result = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                result[i + j] += x * y
+    return result
