@@ -558,9 +558,9 @@ class BestStrategy:
        (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
        second safest: a position with two good guesses is worth more than one with a single
        one). The cell with the best chance of surviving both this guess and the next one it
-       leads to is revealed (a guess that makes progress needs no next
-       guess). Candidates are examined safest first and dropped as soon as they cannot beat the
-       best so far; ties go to the first cell row-major.
+       leads to is revealed (a guess that makes progress needs no next guess). Candidates are
+       examined safest first and dropped as soon as they cannot beat the best so far; ties go
+       to the first cell row-major.
     4. With ``fifty_fifty``, a cell of a 50/50 that may form around it (two cells that only
        mines could tell apart, see :class:`msanalysis.longterm.LongTermRisk`) is partly a
        guess that would have to be made anyway: its chance is raised by 0.9 times the share of
