@@ -23,12 +23,11 @@ from typing import Any
 
 import numpy as np
 
+from msanalysis.board import Cell
 from msanalysis.constraints import build
 from msanalysis.counting import count
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import HIDDEN, MINE, Position
-
-Cell = tuple[int, int]
 
 __all__ = ["LongTermRisk"]
 
