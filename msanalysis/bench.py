@@ -15,14 +15,15 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from msanalysis.board import Cell
 from msanalysis.game import Game
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click, generate
 from msanalysis.strategy import autoplay, make_strategy
 
-__all__ = ["PlaySpec", "GameResult", "Summary", "wilson_interval", "play_one", "run_games",
-           "bench"]
+__all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
+           "run_games", "bench", "paired"]
 
 _Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -44,16 +45,21 @@ class PlaySpec:
     rules: str = "safe-cell"
     first_click: Cell = (0, 0)
     strategy: str = "best"
+    options: tuple[tuple[str, Any], ...] = ()
+    """Keyword options of the strategy (see :func:`msanalysis.strategy.make_strategy`), as
+    ``(name, value)`` pairs so that the spec stays hashable and can be sent to workers."""
 
     @classmethod
     def standard(cls, difficulty: str | None = None, *, width: int | None = None,
                  height: int | None = None, mines: int | None = None, rules: str = "safe-cell",
-                 first_click: Cell | None = None, strategy: str = "best") -> "PlaySpec":
+                 first_click: Cell | None = None, strategy: str = "best",
+                 options: dict[str, Any] | None = None) -> "PlaySpec":
         """A spec from a difficulty name and/or sizes, with the rule's default first click."""
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
             first_click = default_first_click(rules)
-        return cls(width, height, mines, rules, tuple(first_click), strategy)
+        return cls(width, height, mines, rules, tuple(first_click), strategy,
+                   tuple(sorted((options or {}).items())))
 
     def check(self) -> None:
         """Raise ValueError now, rather than in a worker, if games of this spec cannot be played.
@@ -65,7 +71,7 @@ class PlaySpec:
         ...
         ValueError: 81 mines do not fit on a 9x9 board with the first click free: at most 80
         """
-        make_strategy(self.strategy, seed=0)
+        make_strategy(self.strategy, seed=0, **dict(self.options))
         generate(self.width, self.height, self.mines, rules=self.rules,
                  first_click=self.first_click, seed=0)
 
@@ -103,7 +109,7 @@ def play_one(spec: PlaySpec, seed: int) -> GameResult:
     start = time.perf_counter()
     game = Game.started(spec.width, spec.height, spec.mines, rules=spec.rules,
                         first_click=spec.first_click, seed=seed)
-    played = autoplay(game, make_strategy(spec.strategy, seed=seed))
+    played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)))
     return GameResult(seed, played.won, played.guesses, time.perf_counter() - start)
 
 
@@ -195,6 +201,53 @@ def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
             client.cancel(futures)
         if own:
             client.close()
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Two strategies (or two variants of one) on the same games: which won where.
+
+    Only the games that one won and the other lost tell them apart; :attr:`p_value` asks
+    whether those split more unevenly than a fair coin would (the exact sign test, McNemar's
+    test for paired outcomes).
+
+    Examples
+    --------
+    >>> result = Paired(games=4000, wins_a=1648, wins_b=1639, only_a=20, only_b=11)
+    >>> round(result.p_value, 3)
+    0.15
+    """
+
+    games: int
+    wins_a: int
+    wins_b: int
+    only_a: int
+    only_b: int
+
+    @property
+    def p_value(self) -> float:
+        """Two-sided exact binomial p-value of the split ``only_a : only_b`` under 1/2."""
+        n = self.only_a + self.only_b
+        tail = sum(math.comb(n, k) for k in range(min(self.only_a, self.only_b) + 1))
+        return min(1.0, 2 * tail / 2 ** n) if n else 1.0
+
+
+def paired(a: list[GameResult], b: list[GameResult]) -> Paired:
+    """Compare two runs game by game, over the seeds both played.
+
+    Examples
+    --------
+    >>> a = [GameResult(s, won, 0, 0.0) for s, won in enumerate([True, True, False, False])]
+    >>> b = [GameResult(s, won, 0, 0.0) for s, won in enumerate([True, False, True, True])]
+    >>> paired(a, b)
+    Paired(games=4, wins_a=2, wins_b=3, only_a=1, only_b=2)
+    """
+    won_a = {r.seed: r.won for r in a}
+    won_b = {r.seed: r.won for r in b}
+    seeds = won_a.keys() & won_b.keys()
+    return Paired(len(seeds), sum(won_a[s] for s in seeds), sum(won_b[s] for s in seeds),
+                  sum(won_a[s] and not won_b[s] for s in seeds),
+                  sum(won_b[s] and not won_a[s] for s in seeds))
 
 
 def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, float]:

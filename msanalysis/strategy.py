@@ -19,6 +19,7 @@ Strategies shipped here:
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -888,22 +889,35 @@ STRATEGIES: dict[str, type] = {"paper": PaperStrategy, "safest": SafestStrategy,
 
 
 def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = False,
-                  explain: bool = False) -> Strategy:
+                  explain: bool = False, **options: Any) -> Strategy:
     """A fresh strategy object for one game.
+
+    ``options`` go to the strategy's constructor: the parameters of :class:`BestStrategy`, for
+    instance, to compare variants of it.
 
     Raises
     ------
     ValueError
-        If no strategy has that name.
+        If no strategy has that name, or it has no such option.
 
     Examples
     --------
     >>> make_strategy("paper", seed=1).name
     'paper'
+    >>> make_strategy("best", blend=0.5).blend
+    0.5
+    >>> make_strategy("safest", blend=0.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: strategy 'safest' has no option 'blend'
     """
     try:
         cls = STRATEGIES[name]
     except KeyError:
         raise ValueError(f"unknown strategy {name!r}; choose one of "
                          f"{', '.join(sorted(STRATEGIES))}") from None
-    return cls(seed=seed, flag_mines=flag_mines, explain=explain)
+    known = inspect.signature(cls).parameters
+    for option in options:
+        if option not in known or option in ("seed", "flag_mines", "explain"):
+            raise ValueError(f"strategy {name!r} has no option {option!r}")
+    return cls(seed=seed, flag_mines=flag_mines, explain=explain, **options)

@@ -6,8 +6,8 @@ import math
 
 import pytest
 
-from msanalysis.bench import GameResult, PlaySpec, Summary, bench, play_one, run_games, \
-    wilson_interval
+from msanalysis.bench import GameResult, Paired, PlaySpec, Summary, bench, paired, play_one, \
+    run_games, wilson_interval
 
 PAPER = PlaySpec(9, 9, 10, strategy="paper")
 
@@ -29,6 +29,34 @@ def test_spec_check_reports_bad_settings():
         PlaySpec(9, 9, 10, strategy="nope").check()
     with pytest.raises(ValueError, match="off the 9x9 board"):
         PlaySpec(9, 9, 10, first_click=(9, 0), strategy="paper").check()
+
+
+def test_strategy_options_reach_the_strategy():
+    # best without its exact endgame plays other games than best with it; the options also
+    # travel to worker processes.
+    plain = PlaySpec.standard("beginner")
+    variant = PlaySpec.standard("beginner", options={"endgame_layouts": 0, "margin": 0.0})
+    assert variant.options == (("endgame_layouts", 0), ("margin", 0.0))
+    seeds = range(60)
+    assert (_outcomes(play_one(variant, s) for s in seeds)
+            != _outcomes(play_one(plain, s) for s in seeds))
+    assert _outcomes(run_games(variant, 6, jobs=2)) == _outcomes(play_one(variant, s)
+                                                                 for s in range(6))
+    with pytest.raises(ValueError, match="strategy 'paper' has no option 'blend'"):
+        PlaySpec(9, 9, 10, strategy="paper", options=(("blend", 0.5),)).check()
+
+
+def test_paired_counts_games_won_by_one_side_only():
+    a = [GameResult(s, s % 3 == 0, 0, 0.0) for s in range(30)]
+    b = [GameResult(s, s % 2 == 0, 0, 0.0) for s in range(10, 40)]  # 20 seeds in common
+    result = paired(a, b)
+    common = range(10, 30)
+    assert result == Paired(20, sum(s % 3 == 0 for s in common), sum(s % 2 == 0 for s in common),
+                            sum(s % 3 == 0 and s % 2 for s in common),
+                            sum(s % 2 == 0 and s % 3 != 0 for s in common))
+    # The exact sign test: 0 against 5 happens with probability 2 / 32 under a fair coin.
+    assert Paired(5, 0, 5, 0, 5).p_value == pytest.approx(2 / 32)
+    assert Paired(9, 3, 3, 0, 0).p_value == 1.0
 
 
 def test_game_i_uses_seed_plus_i_whatever_the_workers():
