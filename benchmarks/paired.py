@@ -25,26 +25,32 @@ import time
 from msanalysis.bench import PlaySpec, paired, run_games
 
 
+def fail(message: str) -> None:
+    """Say what is wrong with the arguments, like the command line does, and exit."""
+    print(f"error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def variant(words: list[str], difficulty: str, rules: str) -> PlaySpec:
     """The spec for ``name=value`` words; exits with a message naming a bad word."""
     options, strategy = {}, "best"
     for word in words:
         name, sep, text = word.partition("=")
         if not sep or not name:
-            sys.exit(f"error: {word!r} is not name=value")
+            fail(f"{word!r} is not name=value")
         if name == "strategy":
             strategy = text
             continue
         try:
             options[name] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
-            sys.exit(f"error: the value of {name!r}, {text!r}, is not a Python literal "
-                     f"(a number, True/False, a quoted string)")
-    spec = PlaySpec.standard(difficulty, rules=rules, strategy=strategy, options=options)
+            fail(f"the value of {name!r}, {text!r}, is not a Python literal (a number, "
+                 f"True/False, a quoted string)")
     try:
+        spec = PlaySpec.standard(difficulty, rules=rules, strategy=strategy, options=options)
         spec.check()
     except ValueError as error:
-        sys.exit(f"error: {error}")
+        fail(str(error))
     return spec
 
 
@@ -59,6 +65,8 @@ def main() -> None:
                         help="first seed (default 20000, away from winrate.py's 0 ..)")
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args()
+    if args.games < 1 or args.jobs < 1:
+        parser.error("--games and --jobs must be at least 1")
     specs = [variant(args.a, args.difficulty, args.rules),
              variant(args.b, args.difficulty, args.rules)]
     runs, seconds = [], []
