@@ -111,6 +111,17 @@ class Analysis:
             raise ValueError(f"cell {cell} is revealed: it has no mine probability")
         return self._exact[cell]
 
+    def mine_layouts(self, cell: Cell) -> int:
+        """The number of layouts in which ``cell`` holds a mine (an exact integer).
+
+        Examples
+        --------
+        >>> a = analyze(Position.from_text("mines: 2\\n1??\\n???"))
+        >>> a.mine_layouts((0, 1)), a.solutions
+        (2, 6)
+        """
+        return int(self.exact_probability(cell) * self.solutions)
+
     def probability(self, cell: Cell) -> float:
         """The probability that ``cell`` holds a mine, as a float (see :meth:`exact_probability`)."""
         return float(self.exact_probability(cell))

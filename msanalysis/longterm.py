@@ -188,7 +188,7 @@ class LongTermRisk:
             else:
                 block = max(block, tally)
         solutions = self.analysis.solutions
-        mines = self.analysis.exact_probability(cell) * solutions
+        mines = self.analysis.mine_layouts(cell)
         return int(min(pairs + block, mines, solutions - mines))
 
 

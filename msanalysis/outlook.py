@@ -94,7 +94,7 @@ class Outlook:
         """
         solutions = self.counts.solutions
         if cutoff is not None:
-            unseen = solutions - int(self.analysis.exact_probability(cell) * solutions)
+            unseen = solutions - self.analysis.mine_layouts(cell)
             seen = 0.0
         constraints = self.constraints
         height, width = constraints.position.shape

@@ -23,6 +23,7 @@ import inspect
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -674,9 +675,9 @@ class BestStrategy:
             for cell in zip(rows.tolist(), cols.tolist()):
                 influence = risk.influence(cell)
                 if influence:
-                    safe_layouts = solutions - analysis.exact_probability(cell) * solutions
-                    bonus[cell] = 1 + 0.9 * influence / float(safe_layouts)
-                    if (safe_layouts + influence) / solutions >= 0.9 * (1 - p_min) and \
+                    safe_layouts = solutions - analysis.mine_layouts(cell)
+                    bonus[cell] = 1 + 0.9 * influence / safe_layouts
+                    if Fraction(safe_layouts + influence, solutions) >= 0.9 * (1 - p_min) and \
                             cell not in picked:
                         picked.append(cell)
         picked.sort(key=lambda cell: (probabilities[cell], cell))

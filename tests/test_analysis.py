@@ -42,6 +42,7 @@ def _agree(position: Position, ignore_flags: bool) -> bool:
     for cell in expected.unknown:
         assert analysis.exact_probability(cell) == expected.probability(cell)
         assert analysis.probabilities[cell] == float(expected.probability(cell))
+        assert analysis.mine_layouts(cell) == expected.mines[cell]
     return True
 
 
