@@ -76,12 +76,12 @@ def main() -> None:
         seconds.append(time.perf_counter() - start)
     result = paired(*runs)
     print(f"{args.difficulty} ({args.rules}), seeds {args.seed} .. {args.seed + args.games - 1}")
-    for label, spec, run, spent in zip("AB", specs, runs, seconds):
+    for label, spec, run, wins, spent in zip("AB", specs, runs, (result.wins_a, result.wins_b),
+                                             seconds):
         options = ", ".join(f"{k}={v!r}" for k, v in spec.options) or "default options"
-        wins = sum(r.won for r in run)
         median = 1000 * statistics.median(r.seconds for r in run)
-        print(f"  {label}: {spec.strategy} ({options}): {wins} wins, {100 * wins / len(run):.2f}%, "
-              f"{median:.1f} ms median per game, {spent:.0f} s")
+        print(f"  {label}: {spec.strategy} ({options}): {wins} wins, "
+              f"{100 * wins / result.games:.2f}%, {median:.1f} ms median per game, {spent:.0f} s")
     ratio = f"{result.wins_b / result.wins_a:.3f}" if result.wins_a else "-"
     print(f"  won by A only: {result.only_a}, by B only: {result.only_b}, "
           f"B - A = {result.wins_b - result.wins_a:+d} games (B/A {ratio}), "
