@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from msanalysis.board import Cell, neighbours
 from msanalysis.constraints import Box, Clue, Component
-from msanalysis.counting import count_component
+from msanalysis.counting import ComponentCount, count_component
 from msanalysis.errors import InconsistentPosition
 
 __all__ = ["Outlook", "Outcome"]
@@ -70,6 +70,19 @@ class Outlook:
         for k, component in enumerate(self.constraints.components):
             self.component_of.update(dict.fromkeys(component.cells, k))
         self.sea = frozenset(self.constraints.sea)
+        # Cells that are mines in every layout stay so after any reveal: the recount leaves
+        # them out of the clues (a clue then needs that many mines fewer), which spares
+        # settling them again for every number of every candidate.
+        solutions = self.counts.solutions
+        self.certain_mines = frozenset(
+            c for box, held in zip(self.constraints.boxes, self.counts.box_mines)
+            if held == box.size * solutions for c in box.cells)
+        self.open_clues = [
+            (clue.cell, clue.number, clue.mines - (len(clue.cells) - len(cells)), cells)
+            for clue in self.constraints.clues
+            for cells in [tuple(c for c in clue.cells if c not in self.certain_mines)]]
+        self.certain_in = [sum(c in self.certain_mines for c in component.cells)
+                           for component in self.constraints.components]
         # The two lowest mine probabilities of cells in each component, for the next guess after
         # a reveal.
         self.safest_two = []
@@ -99,18 +112,23 @@ class Outlook:
         constraints = self.constraints
         height, width = constraints.position.shape
         around = list(neighbours(cell, height, width))
+        if cell in self.certain_mines:
+            return []
         near = [n for n in around if n in constraints.unknown]
-        known = sum(n in constraints.known_mines for n in around)
         touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
+        near = [n for n in near if n not in self.certain_mines]
+        known = sum(n in constraints.known_mines or n in self.certain_mines for n in around)
         old_clues = []
         for k in touched:
             for i in constraints.components[k].clue_ids:
-                clue = constraints.clues[i]
-                cells = tuple(c for c in clue.cells if c != cell)
+                at, shown, mines, cells = self.open_clues[i]
+                if cell in cells:
+                    cells = tuple(c for c in cells if c != cell)
                 if cells:
-                    old_clues.append((clue.cell, clue.number, clue.mines, cells))
-                elif clue.mines:
+                    old_clues.append((at, shown, mines, cells))
+                elif mines:
                     return []  # the cell is a mine in every layout
+        certain = sum(self.certain_in[k] for k in touched)
         others = [part for k, part in enumerate(self.counts.components) if k not in touched]
         sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
         remaining = constraints.remaining
@@ -133,7 +151,7 @@ class Outlook:
             box.cells for box in boxes), tuple(range(len(clues))), tuple(range(len(boxes))))
         results = []
         for number in range(known, known + len(near) + 1):
-            local = None
+            local = ComponentCount(certain, (1,), ()) if certain else None
             if clue_objects:
                 if near:
                     own = clue_objects[-1]
@@ -142,6 +160,9 @@ class Outlook:
                     local = count_component(_LocalConstraints(clue_objects, boxes), component)
                 except InconsistentPosition:
                     continue
+                if certain:
+                    local = ComponentCount(local.offset + certain, local.layouts,
+                                           local.box_mines)
             layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
             if layouts:
                 progress = any(m == 0 for m in box_mines)
@@ -159,6 +180,8 @@ class Outlook:
                               for m, box in zip(box_mines, boxes)]
                     if sea:
                         risks.append((sea_mines / (sea * layouts), sea))
+                    if certain:
+                        risks.append((1.0, certain))
                     first, second = _two_lowest(risks) or (0.0, 0.0)
                     safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
                 results.append(Outcome(number, layouts, progress, safety))
