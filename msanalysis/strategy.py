@@ -31,6 +31,7 @@ import numpy as np
 from msanalysis.board import Cell, neighbour_counts, neighbours
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.longterm import LongTermRisk
+from msanalysis.obvious import deciding_number, obvious_cells
 from msanalysis.outlook import Outlook
 from msanalysis.position import FLAG, HIDDEN, Position
 
@@ -81,6 +82,10 @@ class Strategy(Protocol):
     ``choose`` returns at least one move while the game is being played. A strategy object plays
     one game: it may keep state between turns, and its random choices come from the seed it was
     made with, so a game replays exactly.
+
+    A strategy may also have ``obvious(position) -> list[Move]``: moves it finds without an
+    analysis. :func:`autoplay` asks for those first and analyses the position only when there
+    are none; most turns of a game need no analysis.
     """
 
     name: str
@@ -102,7 +107,7 @@ class Played:
     moves : int
         Moves applied, first click excluded.
     turns : int
-        Times the strategy was asked for moves (each one analysis, for strategies that use one).
+        Times the strategy was asked for moves (its obvious moves, or its choice on an analysis).
     """
 
     status: str
@@ -157,11 +162,14 @@ def autoplay(game, strategy: Strategy, *, analyze: Callable[[Position], Any] | N
             # Counting is left until the strategy asks for a probability: most turns only need
             # the forced cells.
             return engine.analyze(position, forced_only=True)
+    obvious = getattr(strategy, "obvious", None)
     guesses = moves = turns = 0
     while game.status == "playing":
         position = game.position()
-        analysis = analyze(position) if getattr(strategy, "uses_analysis", True) else None
-        chosen = strategy.choose(position, analysis)
+        chosen = obvious(position) if obvious is not None else []
+        if not chosen:
+            analysis = analyze(position) if getattr(strategy, "uses_analysis", True) else None
+            chosen = strategy.choose(position, analysis)
         turns += 1
         if not chosen:
             raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
@@ -473,6 +481,9 @@ class SafestStrategy:
         self.flag_mines = flag_mines
         self.explain = explain
 
+    def obvious(self, position: Position) -> list[Move]:
+        return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
+
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         return _forced_then_guess(analysis, lambda: self._guess(analysis),
                                   flag_mines=self.flag_mines, explain=self.explain)
@@ -500,6 +511,29 @@ def _forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: 
         return moves + [guess()]
     except AnalysisTooHard:
         return moves + [_rough_guess(analysis, explain=explain)]
+
+
+def _obvious_moves(position: Position, *, flag_mines: bool, explain: bool) -> list[Move]:
+    """The safe cells one number decides (see :func:`msanalysis.obvious.obvious_cells`), and
+    its mines when asked to flag them; none when no cell is safe that way.
+
+    The cells revealed before each guess are the same as with the analysis alone: a cell safe
+    now stays safe, so the analysis still finds every forced cell before a guess is made.
+    """
+    safe, mines = obvious_cells(position)
+    if not safe:
+        return []
+    moves = []
+    if flag_mines:
+        reason = "a mine: a number beside it needs all its hidden cells" if explain else None
+        moves += [Move(FLAG_MOVE, cell, explanation=reason) for cell in sorted(mines)]
+    for cell in sorted(safe):
+        reason = None
+        if explain:
+            number = deciding_number(position, cell, mines)
+            reason = f"safe: the {position.states[number]} at {number} has all its mines around it"
+        moves.append(Move(REVEAL, cell, explanation=reason))
+    return moves
 
 
 def _rough_guess(analysis: Any, *, explain: bool) -> Move:
@@ -626,6 +660,9 @@ class BestStrategy:
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
         self.blend = blend
+
+    def obvious(self, position: Position) -> list[Move]:
+        return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         return _forced_then_guess(analysis, lambda: self._guess(position, analysis),
