@@ -482,6 +482,7 @@ class SafestStrategy:
         self.explain = explain
 
     def obvious(self, position: Position) -> list[Move]:
+        """The safe cells a single number decides (see :func:`_obvious_moves`)."""
         return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
@@ -581,7 +582,8 @@ _TIE = 1e-9
 class BestStrategy:
     """The default strategy: forced cells first; a guess that is safe and likely to make progress.
 
-    Each turn it reveals every forced safe cell. When a guess is required:
+    Each turn it reveals every forced safe cell (in :func:`autoplay`, the cells a single number
+    decides first, without an analysis: see :meth:`obvious`). When a guess is required:
 
     1. *Endgame*: when at most ``endgame_layouts`` layouts are left, :class:`_Endgame` lists them
        and searches the sequence of clicks that wins most often; its first click is played.
@@ -662,6 +664,7 @@ class BestStrategy:
         self.blend = blend
 
     def obvious(self, position: Position) -> list[Move]:
+        """The safe cells a single number decides (see :func:`_obvious_moves`)."""
         return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
