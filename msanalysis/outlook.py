@@ -81,7 +81,7 @@ class Outlook:
             (clue.cell, clue.number, clue.mines - (len(clue.cells) - len(cells)), cells)
             for clue in self.constraints.clues
             for cells in [tuple(c for c in clue.cells if c not in self.certain_mines)]]
-        self.certain_in = [sum(c in self.certain_mines for c in component.cells)
+        self.certain_per_component = [sum(c in self.certain_mines for c in component.cells)
                            for component in self.constraints.components]
         # The two lowest mine probabilities of cells in each component, for the next guess after
         # a reveal.
@@ -109,11 +109,11 @@ class Outlook:
         if cutoff is not None:
             unseen = solutions - self.analysis.mine_layouts(cell)
             seen = 0.0
+        if cell in self.certain_mines:
+            return []
         constraints = self.constraints
         height, width = constraints.position.shape
         around = list(neighbours(cell, height, width))
-        if cell in self.certain_mines:
-            return []
         near = [n for n in around if n in constraints.unknown]
         touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})
         near = [n for n in near if n not in self.certain_mines]
@@ -128,7 +128,7 @@ class Outlook:
                     old_clues.append((at, shown, mines, cells))
                 elif mines:
                     return []  # the cell is a mine in every layout
-        certain = sum(self.certain_in[k] for k in touched)
+        certain = sum(self.certain_per_component[k] for k in touched)
         others = [part for k, part in enumerate(self.counts.components) if k not in touched]
         sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
         remaining = constraints.remaining
@@ -181,7 +181,7 @@ class Outlook:
                     if sea:
                         risks.append((sea_mines / (sea * layouts), sea))
                     if certain:
-                        risks.append((1.0, certain))
+                        risks.append((1.0, certain))  # the certain mines left out above
                     first, second = _two_lowest(risks) or (0.0, 0.0)
                     safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
                 results.append(Outcome(number, layouts, progress, safety))

@@ -464,6 +464,10 @@ class SafestStrategy:
         Also flag the forced mines.
     explain : bool
         Attach an explanation to each move.
+    quick_look : bool
+        Reveal the cells a single number decides without an analysis (see :meth:`obvious`);
+        False analyses every turn. The same cells are revealed before each guess either way, so
+        the games played are the same: only the time differs.
 
     Examples
     --------
@@ -477,12 +481,15 @@ class SafestStrategy:
     uses_analysis = True
 
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
-                 explain: bool = False) -> None:
+                 explain: bool = False, quick_look: bool = True) -> None:
         self.flag_mines = flag_mines
         self.explain = explain
+        self.quick_look = quick_look
 
     def obvious(self, position: Position) -> list[Move]:
         """The safe cells a single number decides (see :func:`_obvious_moves`)."""
+        if not self.quick_look:
+            return []
         return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
@@ -613,6 +620,10 @@ class BestStrategy:
         Also flag the forced mines.
     explain : bool
         Attach an explanation to each move.
+    quick_look : bool
+        Reveal the cells a single number decides without an analysis (see :meth:`obvious`);
+        False analyses every turn. The same cells are revealed before each guess either way, so
+        the games played are the same: only the time differs.
     margin : float
         How much riskier than the safest cell a candidate may be.
     candidates, sea_candidates : int
@@ -652,9 +663,10 @@ class BestStrategy:
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True,
-                 blend: float = 0.25) -> None:
+                 blend: float = 0.25, quick_look: bool = True) -> None:
         self.flag_mines = flag_mines
         self.explain = explain
+        self.quick_look = quick_look
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -665,6 +677,8 @@ class BestStrategy:
 
     def obvious(self, position: Position) -> list[Move]:
         """The safe cells a single number decides (see :func:`_obvious_moves`)."""
+        if not self.quick_look:
+            return []
         return _obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:

@@ -88,9 +88,7 @@ def test_the_quick_look_changes_no_guess(name):
     for seed in range(4):
         runs = []
         for quick in (True, False):
-            strategy = make_strategy(name, seed=seed)
-            if not quick:
-                strategy.obvious = None
+            strategy = make_strategy(name, seed=seed, quick_look=quick)
             game = Game.started(16, 16, 40, first_click=(0, 0), seed=seed)
             moves = []
             played = autoplay(game, strategy, on_move=moves.append)
