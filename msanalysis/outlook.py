@@ -70,13 +70,11 @@ class Outlook:
         for k, component in enumerate(self.constraints.components):
             self.component_of.update(dict.fromkeys(component.cells, k))
         self.sea = frozenset(self.constraints.sea)
-        # Cells that are mines in every layout stay so after any reveal: the recount leaves
-        # them out of the clues (a clue then needs that many mines fewer), which spares
-        # settling them again for every number of every candidate.
-        solutions = self.counts.solutions
-        self.certain_mines = frozenset(
-            c for box, held in zip(self.constraints.boxes, self.counts.box_mines)
-            if held == box.size * solutions for c in box.cells)
+        # Frontier cells that are mines in every layout stay so after any reveal: the recount
+        # leaves them out of the clues (a clue then needs that many mines fewer), which spares
+        # settling them again for every number of every candidate. (A sea full of mines stays
+        # in the sea, which the join counts as a whole.)
+        self.certain_mines = self.counts.forced()[1] - self.sea
         self.open_clues = [
             (clue.cell, clue.number, clue.mines - (len(clue.cells) - len(cells)), cells)
             for clue in self.constraints.clues
