@@ -29,7 +29,7 @@ from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
-__all__ = ["ComponentCount", "Count", "count_component", "count"]
+__all__ = ["ComponentCount", "Count", "count_component", "count", "together"]
 
 _SINGLE_BAG_BOXES = 10
 """Components with at most this many boxes are enumerated in one bag: a decomposition costs more."""
@@ -647,6 +647,35 @@ def _dot(a: list[int], b: list[int]) -> int:
     return sum(map(mul, a, b))
 
 
+def _times(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients (lowest power first)."""
+    product = [0] * (len(a) + len(b) - 1)
+    for k, y in enumerate(b):
+        if y:
+            for t, x in enumerate(a):
+                product[t + k] += x * y
+    return product
+
+
+def together(parts: list[ComponentCount]) -> tuple[int, list[int]]:
+    """The layouts of several components taken together, by their number of mines.
+
+    Returns ``(fewest, layouts)``: ``layouts[k]`` ways to fill all the parts with ``fewest + k``
+    mines (the product of the parts' mine-count polynomials).
+
+    Examples
+    --------
+    >>> one = ComponentCount(1, (2, 1), ())  # 2 layouts with 1 mine, 1 with 2
+    >>> together([one, one])
+    (2, [4, 4, 1])
+    """
+    fewest, layouts = 0, [1]
+    for part in parts:
+        fewest += part.offset
+        layouts = _times(layouts, part.layouts)
+    return fewest, layouts
+
+
 def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
     """Count every layout of a position and the mines each box and the sea hold across them.
 
@@ -737,10 +766,5 @@ def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
         rest = [_dot(prefix, after[k:k + size]) for k in range(span)]
         for j, mines in zip(component.box_ids, part.box_mines):
             box_mines[j] = _dot(list(mines), rest)
-        grown = [0] * (size + span - 1)
-        for k, layouts in enumerate(part.layouts):
-            if layouts:
-                for t, value in enumerate(prefix):
-                    grown[t + k] += value * layouts
-        prefix = grown
+        prefix = _times(prefix, part.layouts)
     return Count(constraints, solutions, tuple(box_mines), sea_mines, tuple(parts))

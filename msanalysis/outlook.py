@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from msanalysis.board import Cell, neighbours
 from msanalysis.constraints import Box, Clue, Component
-from msanalysis.counting import ComponentCount, count_component
+from msanalysis.counting import ComponentCount, count_component, together
 from msanalysis.errors import InconsistentPosition
 
 __all__ = ["Outlook", "Outcome"]
@@ -243,7 +243,7 @@ def _join(others: list, local: Any, sea: int,
         total = product * (1 if local is None else local.total)
         box_mines = [] if local is None else [sum(m) * product for m in local.box_mines]
         return total, box_mines, total * sea // 2  # a sea cell is a mine in half the layouts
-    base, poly = _together(others)
+    base, poly = together(others)
     offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
     # rest[k], sea_rest[k]: layouts of everything else, and their sea mines, when the local part
     # holds offset + k mines.
@@ -271,7 +271,7 @@ def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
     Only a count that rules out some of the parts' combined mine totals can do that; when it
     rules out none (the usual case, with a large sea) this costs one convolution.
     """
-    base, poly = _together(parts)
+    base, poly = together(parts)
     left = [remaining - base - t for t, p in enumerate(poly) if p]
     if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
         return True  # every layout puts all the mines on the frontier
@@ -304,18 +304,3 @@ def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[(
     if many > 1 or len(lowest) == 1:
         return first, first
     return first, lowest[1][0]
-
-
-def _together(parts: list) -> tuple[int, list[int]]:
-    """The layouts of several component counts taken together, by number of mines:
-    ``(fewest mines, layouts[k] with that many plus k)``, a product of polynomials."""
-    base, poly = 0, [1]
-    for part in parts:
-        base += part.offset
-        grown = [0] * (len(poly) + len(part.layouts) - 1)
-        for i, x in enumerate(poly):
-            if x:
-                for j, y in enumerate(part.layouts):
-                    grown[i + j] += x * y
-        poly = grown
-    return base, poly
