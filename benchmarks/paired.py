@@ -12,17 +12,27 @@ says how likely such a split is if neither is better. Use development seeds (not
 ``--a`` and ``--b`` take ``name=value`` options of the strategy (values are Python literals);
 ``strategy=NAME`` picks another strategy (default ``best``). Without them, A is ``safest`` (the
 baseline) and B ``best``: what the look ahead is worth.
+
+A change that must not alter play (a refactor, a speed-up) is proven on the same games: save
+B's games before it, then check them after it. Only B is played then (unless ``--a`` is given):
+
+    python benchmarks/paired.py --games 600 --save /tmp/before.jsonl
+    python benchmarks/paired.py --games 600 --same-as /tmp/before.jsonl
+
+Each line of the file is one game: its seed, whether it was won, and the cells guessed in order.
+``--same-as`` exits with status 1 when any game differs, naming the first few.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import json
 import statistics
 import sys
 import time
 
-from msanalysis.bench import PlaySpec, paired, run_games
+from msanalysis.bench import GameResult, PlaySpec, paired, run_games
 
 
 def fail(message: str) -> None:
@@ -54,38 +64,88 @@ def variant(words: list[str], difficulty: str, rules: str) -> PlaySpec:
     return spec
 
 
+def save(path: str, run: list[GameResult]) -> None:
+    """One JSON line per game, in seed order: seed, won, the cells guessed."""
+    with open(path, "w") as out:
+        for r in sorted(run, key=lambda r: r.seed):
+            out.write(json.dumps({"seed": r.seed, "won": r.won,
+                                  "guessed": [list(c) for c in r.guessed]}) + "\n")
+
+
+def same_as(path: str, run: list[GameResult]) -> bool:
+    """Compare a run with a saved one game by game; print the verdict."""
+    try:
+        with open(path) as saved_file:
+            saved = {g["seed"]: (g["won"], [tuple(c) for c in g["guessed"]])
+                     for g in map(json.loads, saved_file)}
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        fail(f"{path}: not a file saved by --save ({error})")
+    games = [r for r in run if r.seed in saved]
+    differ = [r.seed for r in sorted(games, key=lambda r: r.seed)
+              if saved[r.seed] != (r.won, list(r.guessed))]
+    guesses = sum(len(r.guessed) for r in games)
+    if len(games) < len(run):
+        print(f"  {len(run) - len(games)} games were not in {path}")
+    if differ:
+        print(f"  {len(differ)} of {len(games)} games differ from {path}: seeds "
+              + ", ".join(map(str, differ[:10])) + (" ..." if len(differ) > 10 else ""))
+        return False
+    print(f"  same as {path}: every guess ({guesses}) and result the same on {len(games)} games")
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--difficulty", default="expert")
     parser.add_argument("--rules", default="safe-cell")
-    parser.add_argument("--a", nargs="*", default=["strategy=safest"], metavar="NAME=VALUE")
+    parser.add_argument("--a", nargs="*", default=None, metavar="NAME=VALUE",
+                        help="variant A (default strategy=safest; not played with --save or "
+                             "--same-as unless given)")
     parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=20000,
                         help="first seed (default 20000, away from winrate.py's 0 ..)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--save", metavar="FILE", help="write B's games (seed, won, guesses)")
+    parser.add_argument("--same-as", metavar="FILE",
+                        help="check that B plays every game as saved in FILE (exit 1 if not)")
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         parser.error("--games and --jobs must be at least 1")
-    specs = [variant(args.a, args.difficulty, args.rules),
-             variant(args.b, args.difficulty, args.rules)]
+    b_only = args.a is None and (args.save or args.same_as)
+    specs = [variant(args.b, args.difficulty, args.rules)]
+    if not b_only:
+        specs.insert(0, variant(args.a or ["strategy=safest"], args.difficulty, args.rules))
     runs, seconds = [], []
     for spec in specs:
         start = time.perf_counter()
         runs.append(list(run_games(spec, args.games, seed=args.seed, jobs=args.jobs)))
         seconds.append(time.perf_counter() - start)
-    result = paired(*runs)
     print(f"{args.difficulty} ({args.rules}), seeds {args.seed} .. {args.seed + args.games - 1}")
-    for label, spec, run, wins, spent in zip("AB", specs, runs, (result.wins_a, result.wins_b),
-                                             seconds):
-        options = ", ".join(f"{k}={v!r}" for k, v in spec.options) or "default options"
-        median = 1000 * statistics.median(r.seconds for r in run)
-        print(f"  {label}: {spec.strategy} ({options}): {wins} wins, "
-              f"{100 * wins / result.games:.2f}%, {median:.1f} ms median per game, {spent:.0f} s")
-    ratio = f"{result.wins_b / result.wins_a:.3f}" if result.wins_a else "-"
-    print(f"  won by A only: {result.only_a}, by B only: {result.only_b}, "
-          f"B - A = {result.wins_b - result.wins_a:+d} games (B/A {ratio}), "
-          f"sign test p = {result.p_value:.3f}")
+    if b_only:
+        describe("B", specs[0], runs[0], seconds[0])
+    else:
+        for label, spec, run, spent in zip("AB", specs, runs, seconds):
+            describe(label, spec, run, spent)
+        result = paired(*runs)
+        ratio = f"{result.wins_b / result.wins_a:.3f}" if result.wins_a else "-"
+        print(f"  won by A only: {result.only_a}, by B only: {result.only_b}, "
+              f"B - A = {result.wins_b - result.wins_a:+d} games (B/A {ratio}), "
+              f"sign test p = {result.p_value:.3f}")
+    if args.save:
+        save(args.save, runs[-1])
+        print(f"  saved {len(runs[-1])} games to {args.save}")
+    if args.same_as and not same_as(args.same_as, runs[-1]):
+        sys.exit(1)
+
+
+def describe(label: str, spec: PlaySpec, run: list[GameResult], spent: float) -> None:
+    """One variant's line: its options, wins and time per game."""
+    options = ", ".join(f"{k}={v!r}" for k, v in spec.options) or "default options"
+    median = 1000 * statistics.median(r.seconds for r in run)
+    wins = sum(r.won for r in run)
+    print(f"  {label}: {spec.strategy} ({options}): {wins} wins, {100 * wins / len(run):.2f}%, "
+          f"{median:.1f} ms median per game, {spent:.0f} s")
 
 
 if __name__ == "__main__":

@@ -86,12 +86,17 @@ class PlaySpec:
 
 @dataclass(frozen=True)
 class GameResult:
-    """One game: its seed, whether it was won, guesses made and seconds spent playing it."""
+    """One game: its seed, whether it was won, guesses made and seconds spent playing it.
+
+    ``guessed`` lists the cells guessed, in order: two versions of a strategy that should play
+    alike are compared on it (``benchmarks/paired.py --save`` / ``--same-as``).
+    """
 
     seed: int
     won: bool
     guesses: int
     seconds: float
+    guessed: tuple[Cell, ...] = ()
 
 
 def play_one(spec: PlaySpec, seed: int) -> GameResult:
@@ -109,8 +114,11 @@ def play_one(spec: PlaySpec, seed: int) -> GameResult:
     start = time.perf_counter()
     game = Game.started(spec.width, spec.height, spec.mines, rules=spec.rules,
                         first_click=spec.first_click, seed=seed)
-    played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)))
-    return GameResult(seed, played.won, played.guesses, time.perf_counter() - start)
+    guessed: list[Cell] = []
+    played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)),
+                      on_move=lambda move: guessed.append(move.cell) if move.guess else None)
+    return GameResult(seed, played.won, played.guesses, time.perf_counter() - start,
+                      tuple(guessed))
 
 
 def _play_chunk(spec: PlaySpec, seeds: list[int]) -> list[GameResult]:
