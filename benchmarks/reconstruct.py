@@ -27,7 +27,7 @@ import numpy as np
 
 from msanalysis._backtrack import backtrack
 from msanalysis.errors import AnalysisTooHard
-from msanalysis.reconstruct import ENGINES, RULES, NumberGrid, reconstruct
+from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
 from msanalysis.rules import generate
 
 DENSITY = 99 / 480  # expert

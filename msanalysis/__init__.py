@@ -11,8 +11,6 @@ behind some of them (OR-Tools in particular) take a while to load.
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 
 __version__ = "0.1.0"
 
@@ -31,9 +29,9 @@ _EXPORTS = {
     "Analysis": "analysis",
     "explain": "sat",
     "Explanation": "sat",
-    "reconstruct": "reconstruct",
-    "Reconstruction": "reconstruct",
-    "NumberGrid": "reconstruct",
+    "reconstruct": "reconstruction",
+    "Reconstruction": "reconstruction",
+    "NumberGrid": "reconstruction",
     "ParseError": "errors",
     "InconsistentPosition": "errors",
     "AnalysisTooHard": "errors",
@@ -54,14 +52,3 @@ def __getattr__(name: str):
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
 
-
-class _Package(types.ModuleType):
-    """Keep ``msanalysis.reconstruct`` the function: importing the submodule of the same name
-    would otherwise set the package attribute to the module and hide the function."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if not (isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name):
-            super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -6,7 +6,7 @@ the cell still has room, recurse, undo, then try no mine. Its numbers count the 
 including the cell (the ``mosaic`` rule); the ``classic`` port runs the same algorithm with the
 8-neighbour block. The port keeps the seed's structure on purpose, including the full-grid scans
 in ``isVisitedandSatisfied`` and ``findUnvisited``: it is the reference to beat, not a solver to
-use. :func:`msanalysis.reconstruct.reconstruct` is the real one.
+use. :func:`msanalysis.reconstruction.reconstruct` is the real one.
 """
 
 from __future__ import annotations

@@ -363,7 +363,7 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
-    from msanalysis.reconstruct import NumberGrid, reconstruct
+    from msanalysis.reconstruction import NumberGrid, reconstruct
 
     if all_layouts and limit is not None:
         fail("give either --limit N or --all, not both")

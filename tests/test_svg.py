@@ -233,7 +233,7 @@ SEED_003 = "\n".join(line for line in (Path(__file__).resolve().parent.parent / 
 
 
 def test_number_grid_shows_clues_and_raises_unknown_ones():
-    from msanalysis.reconstruct import NumberGrid
+    from msanalysis.reconstruction import NumberGrid
 
     grid = NumberGrid.from_text("1?1\n1?1", rule="classic")
     root = parse(svg.board(grid, size=SIZE, coordinates=False))
@@ -245,7 +245,7 @@ def test_number_grid_shows_clues_and_raises_unknown_ones():
 
 
 def test_reconstruction_fills_the_mines_of_its_layout_under_its_rule():
-    from msanalysis.reconstruct import reconstruct
+    from msanalysis.reconstruction import reconstruct
 
     result = reconstruct(SEED_003, rule="mosaic")
     layout = result.first
@@ -264,7 +264,7 @@ def test_reconstruction_fills_the_mines_of_its_layout_under_its_rule():
 
 
 def test_reconstruction_without_layout_outlines_the_conflict():
-    from msanalysis.reconstruct import reconstruct
+    from msanalysis.reconstruction import reconstruct
 
     result = reconstruct("00\n01")
     picture = svg.board(result, size=SIZE, coordinates=False)

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Board
-from msanalysis.reconstruct import NumberGrid, reconstruct
+from msanalysis.reconstruction import NumberGrid, reconstruct
 from msanalysis.rules import generate
 
 out = Path(__file__).resolve().parent

@@ -1,4 +1,4 @@
-"""Tests for msanalysis.reconstruct, against an independent brute-force enumerator."""
+"""Tests for msanalysis.reconstruction, against an independent brute-force enumerator."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstruction, reconstruct
 from msanalysis._backtrack import backtrack
-from msanalysis.reconstruct import ENGINES, RULES
+from msanalysis.reconstruction import ENGINES, RULES
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
 ANSWERS = json.loads((PUZZLES / "answers.json").read_text())
