@@ -1,0 +1,726 @@
+"""Number-grid puzzles: make them unique and irreducible, and grade the reasoning they need.
+
+:func:`make_puzzle` starts from every number of a layout (Mosaic / Fill-a-Pix under the
+``mosaic`` rule, Minesweeper numbers under ``classic``) and removes clues while the layout stays
+the only one that fits, down to an irreducible set: no single clue can go. :func:`grade` says how
+hard a grid is to solve: 1 when single clues settle every cell, 2 when pairs of clues are needed,
+3 when only a search over a component settles it. Both return or use :class:`Puzzle`, the made
+puzzle with its solution. Reading and writing grids (and Tatham's game IDs) is left to
+:mod:`msanalysis.reconstruction`, pictures to :mod:`msanalysis.svg`, the command line to
+:mod:`msanalysis.cli`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from msanalysis.board import Board
+from msanalysis.errors import AnalysisTooHard, ParseError
+from msanalysis.reconstruction import (RULES, UNKNOWN, NumberGrid, _kernel, _Padded, _settle,
+                                       _solve_before, _Unsatisfiable, reconstruct)
+
+__all__ = ["Puzzle", "make_puzzle", "grade", "GRADES", "DEFAULT_DENSITY"]
+
+GRADES = {1: "single clues", 2: "pairs of clues", 3: "a component's SAT"}
+"""The reasoning each grade needs: the hardest step a solver must take to settle every cell."""
+
+DEFAULT_DENSITY = 99 / 480
+"""Share of mine (filled) cells when a puzzle is made from a size: expert Minesweeper's 20.6%."""
+
+# Removal works tile by tile: one incremental solver holds a tile of _TILE x _TILE clues behind
+# selector literals, inside a margin of _MARGIN cells whose clues are fixed for that tile. A test
+# the margin cannot settle (the second layout reaches its edge) is retried on windows twice, four
+# times ... as wide around the clue, up to the whole grid. Measured on 100x100 grids: tiles of 8
+# with a margin of 8 settle about 98% of the tests.
+_TILE = 8
+_MARGIN = 8
+_DRAWS = 100  # layouts drawn, at most, before giving up on a size whose full grid is never unique
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A number-grid puzzle whose clues fit exactly one layout.
+
+    Attributes
+    ----------
+    grid : NumberGrid
+        The clues given (``?`` where none is); its rule says what a number counts.
+    solution : Board
+        The only layout that fits them.
+    grade : int
+        The hardest reasoning needed to solve it, a key of :data:`GRADES` (see :func:`grade`).
+    seed : int or None
+        The seed that made it (layout and removal order), or None when it came from elsewhere.
+    irreducible : bool or None
+        True when every clue was shown to be needed (removing any one leaves a second layout),
+        False when some clue is known to be removable (a ``share`` target put clues back), None
+        when not checked (a ``grade`` target keeps clues that easier reasoning needs).
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle(width=6, height=5, seed=3)
+    >>> puzzle.clue_count < puzzle.grid.width * puzzle.grid.height, puzzle.irreducible
+    (True, True)
+    >>> reconstruct(puzzle.grid).first == puzzle.solution
+    True
+    >>> Puzzle.from_text(puzzle.to_text()) == puzzle
+    True
+    """
+
+    grid: NumberGrid
+    solution: Board
+    grade: int
+    seed: int | None = None
+    irreducible: bool | None = field(default=None, compare=False)
+
+    @property
+    def rule(self) -> str:
+        return self.grid.rule
+
+    @property
+    def clue_count(self) -> int:
+        """How many cells show a clue."""
+        return int((self.grid.clues != UNKNOWN).sum())
+
+    @property
+    def share(self) -> float:
+        """The share of cells that show a clue (0 to 1)."""
+        return self.clue_count / (self.grid.width * self.grid.height)
+
+    @classmethod
+    def from_grid(cls, grid: NumberGrid, *, seed: int | None = None,
+                  time_limit: float | None = None) -> "Puzzle":
+        """The puzzle a grid makes, solved and graded.
+
+        Raises
+        ------
+        ValueError
+            When no layout or more than one fits the grid.
+        """
+        found = reconstruct(grid, time_limit=time_limit)
+        if not found.unique:
+            if found.count == 0:
+                raise ValueError("no layout fits these clues: not a puzzle")
+            raise ValueError("several layouts fit these clues: not a puzzle with one answer")
+        level = grade(grid, time_limit=time_limit)
+        assert level is not None  # unique, so graded
+        return cls(grid, found.first, level, seed)
+
+    @classmethod
+    def from_text(cls, text: str, *, rule: str = "mosaic") -> "Puzzle":
+        """Read :meth:`to_text`'s output (or any grid text or Tatham ID) as a puzzle.
+
+        The header line written by :meth:`to_text` gives the rule and seed; without it ``rule``
+        applies (a Tatham ID is always mosaic).
+        """
+        seed = None
+        for line in text.splitlines():
+            header = _HEADER.match(line.strip())
+            if header:
+                rule = header.group("rule")
+                seed = int(header.group("seed")) if header.group("seed") else None
+                break
+        return cls.from_grid(NumberGrid.from_text(text, rule=rule), seed=seed)
+
+    def to_text(self) -> str:
+        """A header comment (rule, size, clues, grade, seed) and the grid's rows."""
+        cells = self.grid.width * self.grid.height
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return (f"# msanalysis puzzle: {self.rule} {self.grid.width}x{self.grid.height}, "
+                f"{self.clue_count} of {cells} clues, grade {self.grade}{seed}\n"
+                f"{self.grid.to_text()}")
+
+    def _repr_svg_(self) -> str:
+        from msanalysis import svg  # lazily: the core does not depend on the pictures
+        return svg.board(self)
+
+
+_HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) \d+x\d+, \d+ of \d+ clues, "
+                     r"grade \d(?:, seed (?P<seed>\d+))?$")
+
+
+# -- grading ------------------------------------------------------------------------------------
+
+def grade(grid: NumberGrid, *, time_limit: float | None = None) -> int | None:
+    """The hardest reasoning a solver needs to settle every cell of ``grid``.
+
+    Parameters
+    ----------
+    grid : NumberGrid
+        Any grid of clues, under either rule.
+    time_limit : float, optional
+        Seconds allowed for the search of grade 3.
+
+    Returns
+    -------
+    int or None
+        1 when single clues settle every cell (a clue whose mines are all found frees its other
+        cells; one that needs all its unknown cells fills them), 2 when pairs of overlapping
+        clues are also needed, 3 when only a search over a component settles the rest, and None
+        when no layout or several fit the grid.
+
+    Examples
+    --------
+    >>> grade(NumberGrid.from_text("0000\\n1110\\n1010"))
+    1
+    >>> grade(NumberGrid.from_text("?1?1?", rule="mosaic")) is None  # several layouts
+    True
+
+    Notes
+    -----
+    Grades 1 and 2 are a few dozen numpy passes of O(cells) each; grade 3 calls
+    :func:`~msanalysis.reconstruction.reconstruct`, exponential in the worst case.
+    """
+    clues = grid.clues
+    padded = _Padded(clues, grid.rule)
+    for level, pairs in ((1, False), (2, True)):
+        state = _settle(clues, grid.rule, padded, pairs=pairs)
+        if isinstance(state, _Unsatisfiable):
+            return None
+        if not (state == UNKNOWN).any():
+            return level
+    return 3 if reconstruct(grid, time_limit=time_limit).unique else None
+
+
+# -- making puzzles -----------------------------------------------------------------------------
+
+def make_puzzle(layout: Board | None = None, *, width: int | None = None,
+                height: int | None = None, density: float = DEFAULT_DENSITY,
+                rule: str = "mosaic", seed: int | None = None, grade: int | None = None,
+                share: float | None = None, check: str = "cpsat",
+                time_limit: float | None = None,
+                on_test: Callable[[int, int], None] | None = None) -> Puzzle:
+    """Make a puzzle with exactly one answer and as few clues as the removal order allows.
+
+    Starts from every number of the layout and tries to remove each clue in turn, in a seeded
+    random order, keeping the removal when the layout stays the only one that fits (and, with
+    ``grade``, stays solvable with that reasoning). Every clue is tried once, so no single clue
+    of the result can be removed: it is irreducible (minimal), though not always the smallest.
+
+    Parameters
+    ----------
+    layout : Board, optional
+        The answer. Without it, a layout of ``width x height`` with ``round(density * cells)``
+        mines is drawn from ``seed`` (drawn again, from the same seed, while its full grid fits
+        more than one layout, as tiny mosaic grids often do).
+    width, height : int, optional
+        The size, when no layout is given.
+    density : float
+        Share of mine cells in a drawn layout, 0 to 1.
+    rule : {"mosaic", "classic"}
+        What a number counts: the 3x3 block with the cell (Mosaic, Fill-a-Pix) or the 8
+        neighbours (Minesweeper; mine cells carry numbers too).
+    seed : int, optional
+        Makes the layout and the removal order reproducible; a random one is chosen (and kept in
+        the result) when not given.
+    grade : {1, 2, 3}, optional
+        Keep the puzzle solvable with this reasoning (see :func:`grade`): 1 single clues, 2 pairs
+        of clues, 3 anything (the default: only uniqueness matters).
+    share : float, optional
+        Put removed clues back, in random order, until at least this share of the cells show a
+        clue (the result is then no longer irreducible).
+    check : {"cpsat", "sat"}
+        The engine of :func:`~msanalysis.reconstruction.reconstruct` that checks the result is
+        unique, independently of the solvers that removed the clues.
+    time_limit : float, optional
+        Seconds allowed; :class:`~msanalysis.errors.AnalysisTooHard` when they run out.
+    on_test : callable, optional
+        Called as ``on_test(done, total)`` after each clue is tried (for progress bars).
+
+    Returns
+    -------
+    Puzzle
+
+    Raises
+    ------
+    ValueError
+        On a bad size, density, rule, grade or share; when a given layout's full grid already
+        fits several layouts or needs harder reasoning than ``grade``; when no drawn layout of
+        the size has a unique full grid.
+    AnalysisTooHard
+        When ``time_limit`` runs out.
+
+    Examples
+    --------
+    >>> puzzle = make_puzzle(width=8, height=8, rule="mosaic", seed=1)
+    >>> puzzle.clue_count, puzzle.grade, puzzle.irreducible
+    (24, 2, True)
+    >>> make_puzzle(width=8, height=8, seed=1, grade=1).grade
+    1
+
+    Notes
+    -----
+    Grade 3 (the default): one incremental SAT solver (Minicard) per 8x8 tile, over the tile and
+    a margin of 8 cells around it, with a selector literal per clue of the tile; removing a clue
+    is tested by asking under assumptions for a second layout that differs from the answer next
+    to it. The margin's far edge is left free, so "no second layout" there proves uniqueness; a
+    second layout that stays inside proves the clue needed; one that runs to the edge sends the
+    test to wider windows, up to the whole grid. Grades 1 and 2 test removals with the numpy
+    rules of :func:`grade` on windows around the clue instead. About O(cells) solver calls, each
+    usually on a few hundred cells; measured times are in ``benchmarks/puzzles.py``.
+    """
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
+    if grade is not None and grade not in GRADES:
+        raise ValueError(f"grade must be one of 1, 2, 3, got {grade!r}")
+    if share is not None and not 0 <= share <= 1:
+        raise ValueError(f"share must be between 0 and 1, got {share!r}")
+    if check not in ("cpsat", "sat"):
+        raise ValueError(f"check must be 'cpsat' or 'sat', got {check!r}")
+    if time_limit is not None and time_limit <= 0:
+        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy % 2 ** 32)
+    rng = np.random.default_rng(seed)
+    level = 3 if grade is None else grade
+    if layout is None:
+        layout = _draw_layout(width, height, density, rule, level, rng)
+    elif width is not None or height is not None:
+        raise ValueError("give a layout or a size, not both")
+    else:
+        full = NumberGrid.from_board(layout, rule=rule)
+        if _full_grade(full) > level:
+            raise ValueError(f"this layout's full grid {_full_grade_words(full, level)}, so no "
+                             f"puzzle of grade {level} can be made from it")
+    mask = np.array(layout.mask)
+    maker = _Maker(mask, rule, rng, deadline, on_test)
+    kept = maker.remove_all(level)
+    irreducible: bool | None = True if level == 3 else None
+    if share is not None:
+        shown = kept.copy()
+        wanted = math.ceil(share * mask.size)
+        back = np.flatnonzero(~shown)
+        back = back[rng.permutation(back.size)][:max(0, wanted - int(shown.sum()))]
+        shown.flat[back] = True
+        if back.size:
+            irreducible = False
+        kept = shown
+    clues = np.where(kept, maker.clues.reshape(mask.shape), UNKNOWN)
+    puzzle_grid = NumberGrid(clues, rule=rule)
+    _check_unique(puzzle_grid, layout, check, deadline)
+    measured = _grade_of(puzzle_grid)
+    return Puzzle(puzzle_grid, layout, measured, seed, irreducible)
+
+
+_grade_of = grade  # make_puzzle's parameter named grade hides the function inside it
+
+
+def _full_grade(grid: NumberGrid) -> int:
+    """The grade of a full grid, or 4 when it fits several layouts."""
+    level = _grade_of(grid)
+    return 4 if level is None else level
+
+
+def _full_grade_words(grid: NumberGrid, level: int) -> str:
+    measured = _full_grade(grid)
+    if measured == 4:
+        return "fits more than one layout"
+    return f"needs grade {measured} reasoning ({GRADES[measured]}), more than grade {level}"
+
+
+def _draw_layout(width: int | None, height: int | None, density: float, rule: str, level: int,
+                 rng: np.random.Generator) -> Board:
+    """A layout of the size whose full grid is unique and of grade at most ``level``."""
+    from msanalysis.rules import generate
+
+    if width is None or height is None:
+        raise ValueError("give a layout, or both width and height")
+    if width <= 0 or height <= 0:
+        raise ValueError(f"a puzzle needs a positive size, got {width}x{height}")
+    if not 0 <= density <= 1:
+        raise ValueError(f"density must be between 0 and 1, got {density!r}")
+    mines = round(density * width * height)
+    for _ in range(_DRAWS):
+        board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
+        if _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
+            return board
+    raise ValueError(f"none of {_DRAWS} layouts of {width}x{height} with {mines} mines has a full "
+                     f"{rule} grid that fits only itself"
+                     + (f" at grade {level}" if level < 3 else ""))
+
+
+def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None) -> None:
+    """Check with ``reconstruct`` (not the removal's solvers) that ``layout`` is the only answer."""
+    remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+    found = reconstruct(grid, engine=engine, time_limit=remaining)
+    if found.unique is None:
+        raise AnalysisTooHard("the time limit ran out while checking that the puzzle is unique")
+    if not found.unique or found.first != layout:
+        raise RuntimeError("the puzzle made does not fit its layout alone; this is a bug")
+
+
+class _Maker:
+    """The removal of clues from one layout's full grid, in a seeded order, tile by tile.
+
+    ``kept`` (flat bool) holds the clues still shown; clues are flat indices into the grid.
+    """
+
+    def __init__(self, mask: np.ndarray, rule: str, rng: np.random.Generator,
+                 deadline: float | None, on_test: Callable[[int, int], None] | None) -> None:
+        self.mask = mask
+        self.rule = rule
+        self.height, self.width = mask.shape
+        self.clues = NumberGrid.from_board(Board(mask), rule=rule).clues.astype(np.int64).ravel()
+        self.kept = np.ones(mask.size, dtype=bool)
+        self.rng = rng
+        self.deadline = deadline
+        self.on_test = on_test
+        self.kernel = _kernel(rule)
+        self.patterns = _Patterns(mask, rule)
+        self.done = 0  # clues tried so far, in the order of self.untested
+        self.untested: list[int] = []
+
+    def _tiles(self) -> list[tuple[int, int, list[int]]]:
+        """(top row, left column, flat clues in random test order) of every tile."""
+        tiles = []
+        for top in range(0, self.height, _TILE):
+            for left in range(0, self.width, _TILE):
+                rows = np.arange(top, min(top + _TILE, self.height))
+                cols = np.arange(left, min(left + _TILE, self.width))
+                cells = (rows[:, None] * self.width + cols[None, :]).ravel()
+                tiles.append((top, left, cells[self.rng.permutation(cells.size)].tolist()))
+        return tiles
+
+    def remove_all(self, level: int) -> np.ndarray:
+        """Try every clue once; the shown clues afterwards, as a bool grid."""
+        tiles = self._tiles()
+        self.untested = [clue for _, _, order in tiles for clue in order]
+        self.whole: _Region | None = None  # built on the first test a tile cannot answer
+        total = self.mask.size
+        for top, left, order in tiles:
+            region = _Region(self, top - _MARGIN, top + _TILE + _MARGIN, left - _MARGIN,
+                             left + _TILE + _MARGIN, order, level)
+            for clue in order:
+                self._check_time()
+                removable = self._test(clue, region, level)
+                for solver in (region, self.whole):
+                    if solver is not None:
+                        solver.decided(clue, not removable)
+                if removable:
+                    self.kept[clue] = False
+                    self.patterns.remove(clue)
+                self.done += 1
+                if self.on_test is not None:
+                    self.on_test(self.done, total)
+            region.close()
+        if self.whole is not None:
+            self.whole.close()
+        return self.kept.reshape(self.mask.shape)
+
+    def _check_time(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise AnalysisTooHard(f"the time limit ran out while making a {self.width}x"
+                                  f"{self.height} puzzle ({int(self.kept.sum())} clues left)")
+
+    def _test(self, clue: int, region: "_Region", level: int) -> bool:
+        """Can ``clue`` go, the layout staying the only one (and of grade at most ``level``)?
+
+        Exact: the tile's region answers most tests; the others go to one solver over the whole
+        grid, built when first needed and kept up to date, which always answers.
+        """
+        if self.patterns.second_layout(clue):
+            return False
+        verdict = region.test(clue)
+        if verdict is None:
+            if self.whole is None:
+                self.whole = _Region(self, 0, self.height, 0, self.width,
+                                     self.untested[self.done:], level)
+            verdict = self.whole.test(clue)
+            if verdict is None:
+                raise AssertionError("the whole grid always answers a test")
+        return verdict == "removable"
+
+
+class _Patterns:
+    """Second layouts that flip one or two cells: found without a solver.
+
+    Without clue c, flipping cell x (in c's block) is a second layout when no other shown clue
+    counts x; swapping a mine x (in c's block) with a free cell y (outside it), or the reverse,
+    is one when the other shown clues that count x are exactly those that count y. Each test
+    reads the shown clues of the 9x9 window around c once and checks every candidate with one
+    matrix product. These patterns decide about half the clues an irreducible puzzle keeps.
+    """
+
+    def __init__(self, mask: np.ndarray, rule: str) -> None:
+        height, width = mask.shape
+        self.width = width
+        self.stride = width + 8
+        kernel = _kernel(rule)
+        window = [(dr, dc) for dr in range(-4, 5) for dc in range(-4, 5)]
+        index = {offset: i for i, offset in enumerate(window)}
+        self.offsets = np.array([dr * self.stride + dc for dr, dc in window], dtype=np.int64)
+        self.centre = index[(0, 0)]
+        counted_by = {}  # cell offset -> indicator of the clue offsets that count it
+        for dr in range(-3, 4):
+            for dc in range(-3, 4):
+                row = np.zeros(len(window), dtype=np.int64)
+                for kr, kc in kernel:
+                    row[index[(dr - kr, dc - kc)]] = 1
+                counted_by[(dr, dc)] = row
+        block = set(kernel)
+        rows, firsts, seconds = [], [], []
+        for x in kernel:
+            rows.append(counted_by[x])
+            firsts.append(index[x])
+            seconds.append(-1)
+            for dr in range(-2, 3):
+                for dc in range(-2, 3):
+                    y = (x[0] + dr, x[1] + dc)
+                    if y == x or y in block:
+                        continue
+                    rows.append(counted_by[x] ^ counted_by[y])
+                    firsts.append(index[x])
+                    seconds.append(index[y])
+        self.matrix = np.array(rows, dtype=np.int64)
+        self.first = np.array(firsts)
+        self.second = np.array(seconds)
+        self.single = self.second < 0
+        self.second[self.single] = self.first[self.single]
+        inside = np.zeros((height + 8, width + 8), dtype=bool)
+        inside[4:-4, 4:-4] = True
+        self.inside = inside.ravel()
+        padded = np.zeros((height + 8, width + 8), dtype=bool)
+        padded[4:-4, 4:-4] = mask
+        self.mine = padded.ravel()
+        self.kept = self.inside.astype(np.int64)  # every clue is shown at the start
+
+    def remove(self, clue: int) -> None:
+        row, col = divmod(clue, self.width)
+        self.kept[(row + 4) * self.stride + col + 4] = 0
+
+    def second_layout(self, clue: int) -> bool:
+        """Does flipping one or two cells give a second layout without ``clue``?"""
+        row, col = divmod(clue, self.width)
+        cells = (row + 4) * self.stride + col + 4 + self.offsets
+        shown = self.kept[cells]
+        shown[self.centre] = 0
+        clash = self.matrix @ shown
+        inside = self.inside[cells]
+        mine = self.mine[cells]
+        ok = (clash == 0) & inside[self.first] & inside[self.second] & \
+            (self.single | (mine[self.first] != mine[self.second]))
+        return bool(ok.any())
+
+
+class _Region:
+    """One incremental Minicard solver over rows ``top:bottom``, columns ``left:right``.
+
+    The clues of ``tested`` (flat cells, in test order) are the ones this solver tests; each sits
+    behind a selector ``e`` and a chain ``t``: assuming ``t`` of the next clue in the order
+    enforces every later one, so a test needs three assumptions however many clues wait. The
+    other shown clues whose cells all lie inside are fixed. Cells outside the region do not
+    exist for the solver, so its edge is free: a second layout found inside proves the tested
+    clue needed only when it keeps two cells away from that edge (where every shown clue that
+    counts its cells is in the solver).
+    """
+
+    def __init__(self, maker: _Maker, top: int, bottom: int, left: int, right: int,
+                 tested: list[int], level: int = 3) -> None:
+        from pysat.solvers import Solver
+
+        height, width = maker.height, maker.width
+        top, bottom = max(0, top), min(height, bottom)
+        left, right = max(0, left), min(width, right)
+        self.top, self.left = top, left
+        self.rows, self.cols = bottom - top, right - left
+        self.whole = (top, left, bottom, right) == (0, 0, height, width)
+        self.deadline = maker.deadline
+        cells = self.rows * self.cols
+        # Variable of cell (r, c) of the region: r * cols + c + 1; 0 marks "no cell there".
+        kernel = maker.kernel
+        rows = np.arange(top, bottom)[:, None]
+        cols = np.arange(left, right)[None, :]
+        flat = (rows * width + cols).ravel()
+        answer = maker.mask[top:bottom, left:right].ravel()
+        lits = np.zeros((cells, len(kernel)), dtype=np.int64)
+        whole_block = np.ones(cells, dtype=bool)
+        for k, (dr, dc) in enumerate(kernel):
+            r, c = rows + dr, cols + dc
+            on_grid = ((r >= 0) & (r < height) & (c >= 0) & (c < width)).ravel()
+            in_region = ((r >= top) & (r < bottom) & (c >= left) & (c < right)).ravel()
+            whole_block &= in_region | ~on_grid
+            lits[:, k] = np.where(in_region, ((r - top) * self.cols + (c - left) + 1).ravel(), 0)
+        tested_set = set(tested)
+        self.solver = solver = Solver(name="mc")
+        self.select: dict[int, int] = {}  # clue -> e: its constraint holds
+        self.differ: dict[int, int] = {}  # clue -> a: the layout differs in its block
+        # Every constraint holds only under the literal `on`, assumed by every call: nothing
+        # propagates at level 0, where propagate() would not report it.
+        self.on = on = cells + 1
+        top_var = cells + 1
+        values = maker.clues.ravel()
+        kept = maker.kept
+        for index in np.flatnonzero(whole_block).tolist():
+            clue = int(flat[index])
+            conditional = clue in tested_set
+            if not conditional and not kept[clue]:
+                continue
+            block = [v for v in lits[index].tolist() if v]
+            need, size = int(values[clue]), len(block)
+            if conditional:
+                select, differ = top_var + 1, top_var + 2
+                top_var += 2
+                # "select implies exactly need of block", with select counted size - need
+                # (resp. need) times: Minicard counts a repeated literal once per occurrence.
+                if need < size:
+                    solver.add_atmost(block + [select] * (size - need), size)
+                if need > 0:
+                    solver.add_atmost([-v for v in block] + [select] * need, size)
+                solver.add_clause([-differ] + [-v if answer[v - 1] else v for v in block])
+                self.select[clue], self.differ[clue] = select, differ
+            else:
+                if need < size:
+                    solver.add_atmost(block + [on] * (size - need), size)
+                if need > 0:
+                    solver.add_atmost([-v for v in block] + [on] * need, size)
+        if level == 2:
+            self._add_pairs(maker, flat, lits, whole_block)
+        self.level = level
+        self.width = width
+        self.region_lits = lits
+        self.flat_index = {int(c): i for i, c in enumerate(flat.tolist())}
+        self.order = [clue for clue in tested if clue in self.select]
+        self.position = {clue: i for i, clue in enumerate(self.order)}
+        self.chain = list(range(top_var + 1, top_var + 1 + len(self.order)))
+        top_var += len(self.order)
+        for i, clue in enumerate(self.order):
+            solver.add_clause([-self.chain[i], self.select[clue]])
+            if i + 1 < len(self.chain):
+                solver.add_clause([-self.chain[i], self.chain[i + 1]])
+        # Cells two or more away from a free edge: a difference there breaks no clue outside.
+        inner = np.ones((self.rows, self.cols), dtype=bool)
+        if top > 0:
+            inner[:2] = False
+        if bottom < height:
+            inner[self.rows - 2:] = False
+        if left > 0:
+            inner[:, :2] = False
+        if right < width:
+            inner[:, self.cols - 2:] = False
+        self.inner = inner.ravel()
+        self.answer = answer
+        literals = np.where(answer, np.arange(1, cells + 1), -np.arange(1, cells + 1))
+        self.fix = top_var + 1  # assumed: the cells near the free edge keep their values
+        for literal in literals[~self.inner].tolist():
+            solver.add_clause([-self.fix, literal])
+        # Search from the answer: a second layout then differs from it in few cells.
+        solver.set_phases(literals.tolist() + list(self.select.values()))
+
+    def _add_pairs(self, maker: _Maker, flat: np.ndarray, lits: np.ndarray,
+                   whole_block: np.ndarray) -> None:
+        """Constraints that make unit propagation apply the pair rule (grade 2).
+
+        For overlapping clues A and B (needing a and b mines), every layout has
+        ``mines(B - A) - mines(A - B) = b - a``. As two cardinality constraints, one over
+        ``B - A`` and the negated ``A - B``, one the other way, unit propagation fires exactly
+        when the pair rule does: when ``need(B) - need(A)`` equals the unknown cells of ``B - A``
+        they are mines and those of ``A - B`` are safe. Each holds only while both clues hold.
+        """
+        values = maker.clues
+        width = maker.width
+        present = {}
+        for index in np.flatnonzero(whole_block).tolist():
+            clue = int(flat[index])
+            if clue in self.select or maker.kept[clue]:
+                present[clue] = [v for v in lits[index].tolist() if v]
+        solver = self.solver
+        for a, block_a in present.items():
+            ra, ca = divmod(a, width)
+            set_a = set(block_a)
+            for dr in range(0, 3):
+                for dc in range(-2, 3):
+                    if dr == 0 and dc <= 0:
+                        continue  # each unordered pair once
+                    rb, cb = ra + dr, ca + dc
+                    if not (0 <= cb < width):
+                        continue
+                    b = rb * width + cb
+                    if b not in present:
+                        continue
+                    set_b = set(present[b])
+                    only_b = sorted(set_b - set_a)
+                    only_a = sorted(set_a - set_b)
+                    if not (set_a & set_b) or not (only_a or only_b):
+                        continue  # blocks that do not overlap, or the same block
+                    guards = [self.select.get(a, self.on), self.select.get(b, self.on)]
+                    difference = int(values[b]) - int(values[a])
+                    size = len(only_a) + len(only_b)
+                    # mines(B - A) + safe(A - B) = difference + |A - B|, written both ways.
+                    for lits_, bound in (
+                            (only_b + [-v for v in only_a], difference + len(only_a)),
+                            ([-v for v in only_b] + only_a, len(only_b) - difference)):
+                        if bound < 0:
+                            raise AssertionError("a layout's own clues cannot contradict")
+                        if bound >= size:
+                            continue  # always true
+                        slack = size - bound
+                        solver.add_atmost(lits_ + [g for g in guards for _ in range(slack)],
+                                          bound + slack * len(guards))
+
+    def test(self, clue: int) -> str | None:
+        """"removable", "needed", or None when this region cannot tell."""
+        i = self.position[clue]
+        chain = [self.chain[i + 1]] if i + 1 < len(self.chain) else []
+        if self.level < 3:
+            return self._propagation_test(clue, [self.on, -self.select[clue]] + chain)
+        assumptions = [self.on, -self.select[clue], self.differ[clue]] + chain
+        status = _solve_before(self.solver, self.deadline, assumptions)
+        if status is None:
+            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+        if not status:
+            return "removable"  # no second layout even with the region's edge left free
+        if self.whole or self._inside():
+            return "needed"
+        status = _solve_before(self.solver, self.deadline, assumptions + [self.fix])
+        if status is None:
+            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+        return "needed" if status else None
+
+    def _propagation_test(self, clue: int, assumptions: list[int]) -> str | None:
+        """Grades 1 and 2: the rules, as unit propagation, on the region without ``clue``.
+
+        Knowing nothing beyond the region's free edge, the rules are sound for the whole grid:
+        when they settle the clue's own cells, the whole grid's rules will too, and the clue adds
+        nothing (everything else was settled with it before). Knowing the cells near the edge,
+        they are at least as strong as the whole grid's inside: when they leave an inner cell
+        open, so would the whole grid's.
+        """
+        status, implied = self.solver.propagate(assumptions=assumptions)
+        if not status:
+            raise AssertionError("the layout itself satisfies every clue")
+        settled = np.zeros(self.answer.size + 1, dtype=bool)
+        implied_cells = np.abs(np.array(implied, dtype=np.int64))
+        settled[implied_cells[implied_cells <= self.answer.size]] = True
+        block = [v for v in self.region_lits[self.flat_index[clue]].tolist() if v]
+        if settled[block].all():
+            return "removable"
+        if self.whole:
+            return "needed"
+        status, implied = self.solver.propagate(assumptions=assumptions + [self.fix])
+        settled[:] = False
+        implied_cells = np.abs(np.array(implied, dtype=np.int64))
+        settled[implied_cells[implied_cells <= self.answer.size]] = True
+        return None if settled[1:][self.inner].all() else "needed"
+
+    def _inside(self) -> bool:
+        """Does the model differ from the answer only away from the free edge?"""
+        model = self.solver.get_model()[:self.answer.size]
+        differs = (np.array(model) > 0) != self.answer
+        return bool(self.inner[differs].all())
+
+    def decided(self, clue: int, needed: bool) -> None:
+        """Fix a tested clue for the rest of the tile: shown (needed) or removed."""
+        i = self.position[clue]
+        self.solver.add_clause([-self.on, self.select[clue]] if needed else [-self.select[clue]])
+        self.solver.add_clause([-self.differ[clue]])
+        self.solver.add_clause([-self.chain[i]])
+
+    def close(self) -> None:
+        self.solver.delete()
