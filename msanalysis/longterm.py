@@ -14,7 +14,8 @@ known ones (the only ones likely enough to matter), and credits them to X and to
 whose mine would complete it (its *enabler*).
 
 The idea and its weight come from JSMinesweeper's "50/50 influence"; the counts here are our
-exact counts of the position with the formation's mines added.
+exact counts of the position with the formation's mines fixed
+(:meth:`msanalysis.counting.Count.solutions_fixing`).
 """
 
 from __future__ import annotations
@@ -24,10 +25,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Cell
-from msanalysis.constraints import build
-from msanalysis.counting import count
-from msanalysis.errors import InconsistentPosition
-from msanalysis.position import HIDDEN, MINE, Position
+from msanalysis.position import HIDDEN
 
 __all__ = ["LongTermRisk"]
 
@@ -46,6 +44,7 @@ class LongTermRisk:
     read from a number, so each one is a guess that has to be made some time.
 
     >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
     >>> p = Position.from_text("mines: 3\\n??*\\n13*")
     >>> risk = LongTermRisk(analyze(p))
     >>> risk.influence((0, 0)), risk.influence((0, 1)), analyze(p).solutions
@@ -139,14 +138,7 @@ class LongTermRisk:
     def _layouts(self, mines: frozenset[Cell]) -> int:
         """Layouts of the position in which every cell of ``mines`` holds a mine."""
         if mines not in self._tallies:
-            states = self.position.states.copy()
-            for cell in mines:
-                states[cell] = MINE
-            try:
-                total = count(build(Position(states, self.position.total_mines))).solutions
-            except InconsistentPosition:
-                total = 0
-            self._tallies[mines] = total
+            self._tallies[mines] = self.analysis.counts.solutions_fixing(mines=mines)
         return self._tallies[mines]
 
     def _tally(self, cells: tuple[Cell, ...], mine: Cell, missing: list[Cell]) -> int:

@@ -791,13 +791,10 @@ class _Endgame:
         cells += list(constraints.sea)
         self.cells = cells
         index = {cell: i for i, cell in enumerate(cells)}
-        clues = [([index[c] for c in clue.cells], clue.mines) for clue in constraints.clues]
-        layouts: list[list[int]] = []
-        found = _enumerate(cells, clues, constraints.remaining, constraints.remaining,
-                           node_budget * 10, random.Random(0), collect=layouts)
-        # A budget that ran out lists only some layouts: then there is nothing to search.
-        if found is None or found[0] != analysis.solutions:
-            layouts = []
+        # Layouts as rows of 0/1 over ``cells``, in lexicographic order: the layout numbers
+        # only name bits, but a fixed order keeps every float sum below the same.
+        layouts = sorted([int(cell in mines) for cell in cells]
+                         for mines in analysis.counts.layouts(limit=analysis.solutions))
         self.everything = (1 << len(layouts)) - 1
         mine = np.array(layouts, dtype=np.int16).reshape(len(layouts), len(cells))
         around = [[index[n] for n in neighbours(cell, height, width) if n in index]

@@ -10,7 +10,7 @@ import pytest
 
 import msanalysis.counting as counting
 from msanalysis.constraints import build
-from msanalysis.counting import count, count_component
+from msanalysis.counting import Problem, count, count_component
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.position import Position
 from reference import enumerate_layouts, game_positions
@@ -101,7 +101,7 @@ def test_unknown_total_counts_every_layout_once():
 
 def test_component_polynomial_by_mine_count():
     c = build(Position.from_text("???\n?2?\n???"))
-    part = count_component(c, c.components[0])
+    part = count_component(Problem.of_component(c, c.components[0]))
     assert part.offset == 2 and part.layouts == (comb(8, 2),)
     assert part.box_mines == ((2 * comb(8, 2),),)
 
