@@ -8,7 +8,7 @@ Usage::
 Table 1 is the issue's benchmark: full grids (every number shown, mine cells included) of random
 boards at expert density (99/480, 20.6% mines), under both rules, solved with uniqueness proved
 (``limit=2``): the median time of each engine over several boards (3 runs each, 1 at
-1000x1000), and a faithful Python port of seed 003's backtracking (``msanalysis._backtrack``) on
+1000x1000), and a faithful Python port of seed 003's backtracking (``seed003_backtrack.py`` beside this script) on
 the first board, stopped at its cap. The baseline only finds one layout; the engines also prove
 there is no second.
 
@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from msanalysis._backtrack import backtrack
+from seed003_backtrack import backtrack
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
 from msanalysis.rules import generate

@@ -1,6 +1,6 @@
 """Win rates of our strategies beside the published anchors (issue 6).
 
-Each row plays seeded games (game ``i`` uses seed ``--seed + i``) with :func:`msanalysis.bench.bench`
+Each row plays seeded games (game ``i`` uses seed ``--seed + i``) with :func:`msanalysis.play.bench.bench`
 and prints the win rate with its 95% Wilson interval beside the anchors: seed 003's backtracking
 solver, PSEQ-D256 (Tu et al. 2017) and JSMinesweeper. The ``paper`` rows are the baseline run in
 the same process; each board's ``best`` row is also given as a ratio to it.
@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from msanalysis.bench import PlaySpec, bench
+from msanalysis.play.bench import PlaySpec, bench
 
 RESULTS = Path(__file__).resolve().parent / "results" / "winrate.json"
 

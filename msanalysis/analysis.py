@@ -4,7 +4,7 @@
 cells with SAT (:mod:`msanalysis.sat`) and counts every layout exactly
 (:mod:`msanalysis.counting`), and returns an :class:`Analysis`: forced cells, exact
 probabilities, the number of layouts, whether a guess is required and the best one. Choosing
-moves in a game is left to :mod:`msanalysis.strategy`, pictures to :mod:`msanalysis.svg`.
+moves in a game is left to :mod:`msanalysis.play`, pictures to :mod:`msanalysis.svg`.
 
 With the total mine count unknown, every layout consistent with the clues is taken as equally
 likely, whatever its number of mines.

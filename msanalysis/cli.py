@@ -23,7 +23,6 @@ from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.formats import read_any, read_board
 from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
-from msanalysis.rules import generate as rules_generate
 
 app = typer.Typer(
     name="msanalysis",
@@ -187,11 +186,13 @@ def generate(
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Generate a seeded mine layout under a first-click rule."""
+    from msanalysis.play.noguess import generate as generate_layout
+
     with user_errors():
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
-        board = rules_generate(*size, rules=rules, first_click=click, seed=seed)
+        board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
         if format is OutputFormat.mbf:
             data = board.to_mbf()
             if output is None:
@@ -421,7 +422,7 @@ def solvable(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
-    from msanalysis.noguess import solve_without_guessing
+    from msanalysis.play.noguess import solve_without_guessing
 
     with user_errors():
         board = read_board(board_file)
@@ -463,7 +464,7 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
-    from msanalysis.bench import PlaySpec, bench
+    from msanalysis.play.bench import PlaySpec, bench
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")

@@ -1,4 +1,4 @@
-"""Tests for msanalysis.longterm: 50/50 formations and their layouts, against brute force."""
+"""Tests for msanalysis.play.longterm: 50/50 formations and their layouts, against brute force."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board
-from msanalysis.longterm import LongTermRisk
+from msanalysis.play.longterm import LongTermRisk
 from msanalysis.position import Position
 from reference import all_layouts, endgame_positions
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstruction, reconstruct
-from msanalysis._backtrack import backtrack
 from msanalysis.reconstruction import ENGINES, RULES
+from seed003_backtrack import backtrack
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
 ANSWERS = json.loads((PUZZLES / "answers.json").read_text())

@@ -2,7 +2,7 @@
 
 Game ``i`` of a run starting at ``seed`` is generated and played with seed ``seed + i``, so a run
 is reproducible and can be split across workers in any way: the same seeds give the same games,
-whatever the number of jobs. Playing one game is :func:`msanalysis.strategy.autoplay`'s job;
+whatever the number of jobs. Playing one game is :func:`msanalysis.play.autoplay.autoplay`'s job;
 this module only deals the seeds out and adds the results up (:class:`Summary`, with a Wilson
 95% interval on the win rate).
 """
@@ -19,8 +19,10 @@ from typing import Any
 
 from msanalysis.board import Cell
 from msanalysis.game import Game
-from msanalysis.rules import DIFFICULTIES, board_size, default_first_click, generate
-from msanalysis.strategy import autoplay, make_strategy
+from msanalysis.play.autoplay import autoplay
+from msanalysis.play.noguess import generate
+from msanalysis.play.strategies import make_strategy
+from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
 
 __all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
            "run_games", "bench", "paired"]
@@ -46,7 +48,7 @@ class PlaySpec:
     first_click: Cell = (0, 0)
     strategy: str = "best"
     options: tuple[tuple[str, Any], ...] = ()
-    """Keyword options of the strategy (see :func:`msanalysis.strategy.make_strategy`), as
+    """Keyword options of the strategy (see :func:`msanalysis.play.strategies.make_strategy`), as
     ``(name, value)`` pairs so that the spec stays hashable and can be sent to workers."""
 
     @classmethod
@@ -112,8 +114,9 @@ def play_one(spec: PlaySpec, seed: int) -> GameResult:
     (4, True)
     """
     start = time.perf_counter()
-    game = Game.started(spec.width, spec.height, spec.mines, rules=spec.rules,
-                        first_click=spec.first_click, seed=seed)
+    game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
+                         first_click=spec.first_click, seed=seed), rules=spec.rules)
+    game.reveal(spec.first_click)
     guessed: list[Cell] = []
     played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)),
                       on_move=lambda move: guessed.append(move.cell) if move.guess else None)
