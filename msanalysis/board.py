@@ -1,20 +1,21 @@
 """Mine layouts and the metrics players compute from them.
 
 A :class:`Board` is an immutable ``height x width`` grid of booleans (``True`` = mine) with the
-numbers derived from it. It knows nothing about play (see :mod:`msanalysis.game`), about how it
-was generated (see :mod:`msanalysis.rules`) or about binary formats (see :mod:`msanalysis.formats`).
+numbers derived from it, read and written as layout text or as binary MBF. It knows nothing about
+play (see :mod:`msanalysis.game`) or about how it was generated (see :mod:`msanalysis.rules`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
 from msanalysis.errors import ParseError
 
-__all__ = ["Board", "Cell", "neighbours", "neighbour_counts"]
+__all__ = ["Board", "Cell", "neighbours", "neighbour_counts", "decode_text"]
 
 Cell = tuple[int, int]
 
@@ -68,6 +69,21 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
                 continue
             total += padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
     return total
+
+
+def decode_text(data: bytes) -> str | None:
+    """The bytes as text when they are printable UTF-8 text, else None (binary data, like MBF).
+
+    Examples
+    --------
+    >>> decode_text(b"*.\\n.."), decode_text(bytes([2, 1, 0, 1, 1, 0]))
+    ('*.\\n..', None)
+    """
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return None
+    return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None
 
 
 class Board:
@@ -160,29 +176,78 @@ class Board:
 
     @classmethod
     def from_mbf(cls, data: bytes) -> "Board":
-        """Decode an MBF board (see :func:`msanalysis.formats.board_from_mbf`).
+        """Decode an MBF board: byte 0 the width, byte 1 the height, bytes 2-3 the mine count
+        big-endian, then one ``(x, y)`` byte pair per mine (x the column, y the row).
+
+        Raises
+        ------
+        ParseError
+            If the data is truncated, has bytes left over, or names a mine off the board or
+            twice.
 
         Examples
         --------
         >>> Board.from_mbf(bytes([2, 1, 0, 1, 1, 0])).to_text()
         '.*'
         """
-        from msanalysis.formats import board_from_mbf  # formats builds on this module
-
-        return board_from_mbf(data)
+        if len(data) < 4:
+            raise ParseError(f"truncated MBF: {len(data)} bytes, the header alone needs 4")
+        width, height = data[0], data[1]
+        count = int.from_bytes(data[2:4], "big")
+        if width == 0 or height == 0:
+            raise ParseError(f"MBF header gives an empty board ({width}x{height})")
+        expected = 4 + 2 * count
+        if len(data) < expected:
+            raise ParseError(f"truncated MBF: the header promises {count} mines ({expected} bytes), "
+                             f"the data has {len(data)} bytes")
+        if len(data) > expected:
+            raise ParseError(f"MBF has {len(data) - expected} bytes after its {count} mines")
+        if count > width * height:
+            raise ParseError(f"MBF header gives {count} mines for {width * height} cells")
+        pairs = np.frombuffer(data[4:], dtype=np.uint8).reshape(count, 2).astype(np.int64)
+        mask = np.zeros((height, width), dtype=bool)
+        for number, (x, y) in enumerate(pairs.tolist(), start=1):
+            if x >= width or y >= height:
+                raise ParseError(f"MBF mine {number} at x={x}, y={y} is off the {width}x{height} board")
+            if mask[y, x]:
+                raise ParseError(f"MBF mine {number} at x={x}, y={y} is listed twice")
+            mask[y, x] = True
+        return cls(mask)
 
     def to_mbf(self) -> bytes:
-        """Encode as MBF; the inverse of :meth:`from_mbf`."""
-        from msanalysis.formats import board_to_mbf
+        """Encode as MBF (mines in row-major order); the inverse of :meth:`from_mbf`.
 
-        return board_to_mbf(self)
+        Examples
+        --------
+        >>> Board.from_text("..*\\n...").to_mbf().hex()
+        '030200010200'
+        """
+        if self.width > 255 or self.height > 255:
+            raise ValueError(f"MBF holds boards up to 255x255, not {self.width}x{self.height}")
+        if self.mine_count > 0xFFFF:
+            raise ValueError(f"MBF holds up to 65535 mines, not {self.mine_count}")
+        rows, cols = np.nonzero(self.mask)
+        body = np.column_stack([cols, rows]).astype(np.uint8).tobytes()
+        return bytes([self.width, self.height]) + self.mine_count.to_bytes(2, "big") + body
 
     @classmethod
-    def load(cls, path) -> "Board":
-        """Read a layout text file or an MBF file (see :func:`msanalysis.formats.read_board`)."""
-        from msanalysis.formats import read_board
+    def load(cls, path: str | Path) -> "Board":
+        """Read a layout file: MBF (by the extension ``.mbf``, or binary content) or layout text.
 
-        return read_board(path)
+        Raises
+        ------
+        ParseError
+            Naming the file, and the line and column of a layout text.
+        OSError
+            When the file cannot be read.
+        """
+        path = Path(path)
+        data = path.read_bytes()
+        text = None if path.suffix.lower() == ".mbf" else decode_text(data)
+        try:
+            return cls.from_mbf(data) if text is None else cls.from_text(text)
+        except ParseError as error:
+            raise error.in_file(str(path)) from None
 
     # -- basic facts --------------------------------------------------------------------------
     @property

@@ -20,7 +20,7 @@ import typer
 
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
-from msanalysis.formats import read_any, read_board
+from msanalysis.formats import read_any
 from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
 
@@ -219,7 +219,7 @@ def metrics(
 ) -> None:
     """Board metrics players use: openings, islands and 3BV."""
     with user_errors():
-        values = _board_metrics(read_board(board_file))
+        values = _board_metrics(Board.load(board_file))
     if as_json:
         print_json(values)
     else:
@@ -425,7 +425,7 @@ def solvable(
     from msanalysis.play.noguess import solve_without_guessing
 
     with user_errors():
-        board = read_board(board_file)
+        board = Board.load(board_file)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
         result = solve_without_guessing(board, click, rules=rules)
     rows = position_rows(result.position)

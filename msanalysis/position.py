@@ -10,12 +10,14 @@ mines: 10          (optional header; the total number of mines)
 ```
 
 ``?`` hidden, ``F`` flag, ``.`` or ``0`` a revealed zero, ``1``-``8`` a revealed number, ``*`` a
-mine shown (a lost game). Other file formats live in :mod:`msanalysis.formats`; the analysis of a
-position lives in :mod:`msanalysis.analysis`.
+mine shown (a lost game). JSMinesweeper's ``.mine`` files (a first line ``WxHxM``, then rows of
+``H`` hidden, ``F`` flag, or a digit) load too. The analysis of a position lives in
+:mod:`msanalysis.analysis`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
@@ -36,6 +38,7 @@ MINE = -3
 
 _CHAR_TO_STATE = {"?": HIDDEN, "F": FLAG, "*": MINE, ".": 0, **{str(n): n for n in range(9)}}
 _STATE_TO_CHAR = {HIDDEN: "?", FLAG: "F", MINE: "*", 0: ".", **{n: str(n) for n in range(1, 9)}}
+_MINE_HEADER = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*$")
 
 
 class Position:
@@ -164,14 +167,85 @@ class Position:
         return f"mines: {self._total_mines}\n{body}"
 
     @classmethod
+    def from_mine(cls, text: str, *, total_mines: int | None = None) -> "Position":
+        """Parse a JSMinesweeper ``.mine`` position: ``WxHxM``, then rows of ``H``, ``F``, digits.
+
+        Examples
+        --------
+        >>> Position.from_mine("3x2x1\\nH10\\nH10").to_text()
+        'mines: 1\\n?1.\\n?1.'
+        """
+        lines = text.splitlines()
+        if not lines or not lines[0].strip():
+            raise ParseError("empty .mine file: expected a first line WxHxM", line=1)
+        header = _MINE_HEADER.match(lines[0])
+        if header is None:
+            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as 30x16x99",
+                             line=1)
+        width, height, mines = (int(group) for group in header.groups())
+        if width == 0 or height == 0:
+            raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
+        rows = []
+        for number, raw in enumerate(lines[1:], start=2):
+            line = raw.strip()
+            if not line:
+                continue
+            if len(rows) == height:
+                raise ParseError(f"more than the {height} rows the header gives", line=number)
+            if len(line) != width:
+                raise ParseError(f"row has {len(line)} cells, the header gives {width}", line=number,
+                                 column=min(len(line), width) + 1)
+            row = []
+            for column, char in enumerate(line, start=1):
+                if char in "Hh":
+                    row.append(HIDDEN)
+                elif char in "Ff":
+                    row.append(FLAG)
+                elif char.isdigit() and int(char) <= 8:
+                    row.append(int(char))
+                else:
+                    reason = ("a number above 8 cannot appear in a position" if char == "9" else
+                              f"unknown character {char!r} (expected 'H', 'F' or a digit 0-8)")
+                    raise ParseError(reason, line=number, column=column)
+            rows.append(row)
+        if len(rows) != height:
+            raise ParseError(f"the header gives {height} rows, the file has {len(rows)}")
+        mines = mines if total_mines is None else total_mines
+        if mines < 0:
+            raise ParseError(f"the mine count cannot be negative, got {mines}")
+        flags = sum(row.count(FLAG) for row in rows)
+        if mines > width * height:
+            raise ParseError(f"{mines} mines do not fit on {width * height} cells", line=1)
+        if flags > mines:
+            raise ParseError(f"{flags} flags, more than the {mines} mines on the board")
+        return cls(rows, mines)
+
+    @classmethod
     def load(cls, path: str | Path, *, total_mines: int | None = None) -> "Position":
         """Read a position file: canonical text, or a JSMinesweeper ``.mine`` file.
 
         The format is chosen by the extension ``.mine`` or by a ``WxHxM`` first line.
-        """
-        from msanalysis.formats import read_position  # formats imports this module
 
-        return read_position(path, total_mines=total_mines)
+        Raises
+        ------
+        ParseError
+            Naming the file as well as the line and column.
+        OSError
+            When the file cannot be read.
+        """
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise ParseError("not a text file (expected rows of cell characters)",
+                             source=str(path)) from None
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        try:
+            if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
+                return cls.from_mine(text, total_mines=total_mines)
+            return cls.from_text(text, total_mines=total_mines)
+        except ParseError as error:
+            raise error.in_file(str(path)) from None
 
     def save(self, path: str | Path) -> None:
         """Write the canonical text form to ``path``."""
