@@ -15,13 +15,14 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
 
@@ -33,7 +34,9 @@ class Analysis:
 
     Made by :func:`analyze`; immutable. Counting is done when the analysis is made, unless
     ``forced_only=True`` was asked: then it is done on first use of a count or a probability
-    (forced cells answer without it).
+    (forced cells answer without it). When counting runs past its time limit, the analysis is
+    *partial*: :attr:`exact` is False, :attr:`stopped` says why, the forced cells (from SAT)
+    are still exact, and counts and probabilities raise ``AnalysisTooHard``.
 
     Attributes
     ----------
@@ -47,22 +50,57 @@ class Analysis:
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
                  forced_mines: frozenset[Cell], *, time_limit: float | None = None,
-                 counts: Count | None = None) -> None:
+                 counts: Count | None = None, stopped: str | None = None) -> None:
         self.constraints = constraints
         self.position = constraints.position
         self.ignore_flags = constraints.ignore_flags
         self.forced_safe = forced_safe
         self.forced_mines = forced_mines
         self._time_limit = time_limit
-        if counts is not None:
-            self.__dict__["counts"] = counts  # the cached_property's slot: already counted
+        if counts is not None or stopped is not None:
+            # The cached_property's slot: already counted, or already known to be too hard.
+            self.__dict__["_counted"] = counts if counts is not None else stopped
 
     # -- counting ---------------------------------------------------------------------------------
     @cached_property
-    def counts(self) -> Count:
-        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`)."""
+    def _counted(self) -> Count | str:
+        """The exact counts, or why counting stopped."""
         deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
-        return count(self.constraints, deadline=deadline)
+        try:
+            return count(self.constraints, deadline=deadline)
+        except AnalysisTooHard as error:
+            return str(error)
+
+    @property
+    def counts(self) -> Count:
+        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`).
+
+        Raises
+        ------
+        AnalysisTooHard
+            When counting ran past its time limit (see :attr:`stopped`).
+        """
+        counted = self._counted
+        if isinstance(counted, str):
+            raise AnalysisTooHard(counted)
+        return counted
+
+    @property
+    def exact(self) -> bool:
+        """True when the exact counts are known: False for a partial analysis.
+
+        Examples
+        --------
+        >>> analyze(Position.from_text("mines: 1\\n??\\n11")).exact
+        True
+        """
+        return not isinstance(self._counted, str)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why counting stopped, for a partial analysis; None when it is exact."""
+        counted = self._counted
+        return counted if isinstance(counted, str) else None
 
     @property
     def solutions(self) -> int:
@@ -102,13 +140,13 @@ class Analysis:
         """
         height, width = self.position.shape
         if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise ValueError(f"cell {cell} is off the {width}x{height} board")
+            raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
         if cell in self.forced_safe:
             return Fraction(0)
         if cell in self.forced_mines or cell in self.constraints.known_mines:
             return Fraction(1)
         if cell not in self.constraints.unknown:
-            raise ValueError(f"cell {cell} is revealed: it has no mine probability")
+            raise InvalidInput(f"cell {cell} is revealed: it has no mine probability")
         return self._exact[cell]
 
     def mine_layouts(self, cell: Cell) -> int:
@@ -194,25 +232,32 @@ class Analysis:
         """
         return explain(self.position, cell, ignore_flags=self.ignore_flags)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
 
         Solutions is a decimal string (it may exceed what JSON numbers hold exactly); cells are
         ``[row, col]`` lists, sorted row-major; probabilities are rows of floats, None for
-        revealed cells.
+        revealed cells. A partial analysis has ``"exact": false``, the reason in ``"stopped"``
+        and None for solutions, probabilities and the best guess.
         """
-        probabilities = [[None if np.isnan(p) else float(p) for p in row]
-                         for row in self.probabilities.tolist()]
+        exact = self.exact
+        probabilities = None
+        if exact:
+            probabilities = [[None if np.isnan(p) else float(p) for p in row]
+                             for row in self.probabilities.tolist()]
         return {
             "width": self.position.width,
             "height": self.position.height,
             "total_mines": self.position.total_mines,
-            "solutions": str(self.solutions),
+            "exact": exact,
+            "stopped": self.stopped,
+            "solutions": str(self.solutions) if exact else None,
             "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
             "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
             "probabilities": probabilities,
             "requires_guess": self.requires_guess,
-            "best_guess": None if self.best_guess is None else list(self.best_guess),
+            "best_guess": list(self.best_guess) if exact and self.best_guess is not None
+            else None,
         }
 
     def __repr__(self) -> str:
@@ -235,7 +280,8 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     ignore_flags : bool
         Read flags as hidden cells; by default they count as mines (a wrong flag is reported).
     time_limit : float, optional
-        Seconds allowed; exact counting that runs past it raises ``AnalysisTooHard``.
+        Seconds allowed for exact counting; past it the analysis is partial (``exact`` False):
+        forced cells only.
     forced_only : bool
         Find forced cells now and leave counting until a count or probability is asked for.
 
@@ -247,8 +293,6 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     ------
     InconsistentPosition
         When no layout fits, naming a minimal set of clues that cannot all hold.
-    AnalysisTooHard
-        When counting exceeds ``time_limit`` or a size bound (never with ``forced_only``).
 
     Notes
     -----
@@ -285,8 +329,10 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     except InconsistentPosition:
         # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
         raise inconsistency(constraints) from None
-    except AnalysisTooHard:
-        forced_cells(constraints)  # an inconsistent position is reported as such, not as hard
-        raise
+    except AnalysisTooHard as error:
+        # Forced cells need no counting: SAT finds them (and names the clues of an
+        # inconsistent position, which is reported as such, not as hard).
+        safe, mines = forced_cells(constraints)
+        return Analysis(constraints, safe, mines, stopped=str(error))
     safe, mines = counts.forced()
     return Analysis(constraints, safe, mines, counts=counts)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
 
 __all__ = ["Board", "Cell", "neighbours", "neighbour_counts", "decode_text"]
 
@@ -110,7 +110,7 @@ class Board:
     def __init__(self, mines: np.ndarray | Iterable[Iterable[bool]]) -> None:
         mask = np.array(mines, dtype=bool)
         if mask.ndim != 2 or mask.shape[0] == 0 or mask.shape[1] == 0:
-            raise ValueError(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
+            raise InvalidInput(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
         mask.setflags(write=False)
         self._mask = mask
 
@@ -125,11 +125,11 @@ class Board:
         '..*\\n...'
         """
         if height <= 0 or width <= 0:
-            raise ValueError(f"a board needs a positive size, got {width}x{height}")
+            raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
         mask = np.zeros((height, width), dtype=bool)
         for row, col in mines:
             if not (0 <= row < height and 0 <= col < width):
-                raise ValueError(f"mine ({row}, {col}) is outside a {width}x{height} board")
+                raise InvalidInput(f"mine ({row}, {col}) is outside a {width}x{height} board")
             mask[row, col] = True
         return cls(mask)
 
@@ -223,9 +223,9 @@ class Board:
         '030200010200'
         """
         if self.width > 255 or self.height > 255:
-            raise ValueError(f"MBF holds boards up to 255x255, not {self.width}x{self.height}")
+            raise InvalidInput(f"MBF holds boards up to 255x255, not {self.width}x{self.height}")
         if self.mine_count > 0xFFFF:
-            raise ValueError(f"MBF holds up to 65535 mines, not {self.mine_count}")
+            raise InvalidInput(f"MBF holds up to 65535 mines, not {self.mine_count}")
         rows, cols = np.nonzero(self.mask)
         body = np.column_stack([cols, rows]).astype(np.uint8).tobytes()
         return bytes([self.width, self.height]) + self.mine_count.to_bytes(2, "big") + body

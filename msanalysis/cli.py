@@ -18,8 +18,9 @@ from typing import Annotated, NoReturn, Optional
 
 import typer
 
+from msanalysis import text
 from msanalysis.board import Board
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.formats import read_any
 from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
@@ -44,21 +45,23 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the library's errors into one ``error:`` line and an exit status."""
+    """Turn the library's errors, and a file that cannot be read, into one ``error:`` line.
+
+    Only our own errors (:class:`~msanalysis.errors.MsanalysisError`) and ``OSError`` are
+    caught: anything else is a bug, and shows as one.
+    """
     try:
         yield
-    except InconsistentPosition as error:
+    except (InconsistentPosition, AnalysisTooHard) as error:
         fail(str(error), EXIT_NO_ANSWER)
-    except AnalysisTooHard as error:
-        fail(str(error), EXIT_NO_ANSWER)
+    except MsanalysisError as error:
+        fail(str(error))
     except FileNotFoundError as error:
         fail(f"no such file: {error.filename}")
     except IsADirectoryError as error:
         fail(f"is a directory, not a file: {error.filename}")
-    except UnicodeDecodeError:
-        fail("the file is not text (expected a text file)")
-    except (ValueError, OSError) as error:
-        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
 
 
 def parse_cell(text: str) -> tuple[int, int]:
@@ -81,53 +84,14 @@ def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-# Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
-# close as the 16 terminal colours get.
-_CHAR_STYLE = {
-    "1": {"fg": "bright_blue"}, "2": {"fg": "green"}, "3": {"fg": "bright_red"},
-    "4": {"fg": "blue"}, "5": {"fg": "red"}, "6": {"fg": "cyan"}, "7": {"fg": "white"},
-    "8": {"fg": "bright_black"}, "*": {"fg": "bright_red", "bold": True},
-    "F": {"fg": "bright_magenta", "bold": True}, "?": {"fg": "bright_black"},
-    "S": {"fg": "bright_green", "bold": True}, "M": {"fg": "bright_red", "bold": True},
-}
-
-
-def render_grid(rows: list[str], *, colour: bool | None = None) -> str:
-    """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
-
-    Used by every command that shows a grid, so they all look alike.
-    """
-    if colour is None:
-        colour = stdout_is_terminal() and "NO_COLOR" not in os.environ
-    width = max(len(row) for row in rows)
-    row_label = len(str(len(rows) - 1))
-    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
-    ones = "".join(str(c % 10) for c in range(width))
-    header = [" " * (row_label + 1) + tens] if width > 10 else []
-    header.append(" " * (row_label + 1) + ones)
-    lines = list(header)
-    for number, row in enumerate(rows):
-        cells = "".join(typer.style(ch, **_CHAR_STYLE[ch]) if colour and ch in _CHAR_STYLE else ch
-                        for ch in row)
-        lines.append(f"{number:>{row_label}} {cells}")
-    return "\n".join(lines)
+def draw_grid(rows: list[str]) -> str:
+    """Rows of cells drawn with row and column numbers, coloured on a terminal."""
+    return text.render_grid(rows, colour=stdout_is_terminal() and "NO_COLOR" not in os.environ)
 
 
 def chosen_difficulty(difficulty: str | None, *sizes: int | None) -> str | None:
     """The difficulty to start from: the one given, else beginner unless any size was given."""
     return difficulty or (None if any(sizes) else "beginner")
-
-
-def position_rows(position: Position) -> list[str]:
-    """A position's rows of cell characters, without its ``mines:`` header."""
-    text = position.to_text().splitlines()
-    return text[1:] if position.total_mines is not None else text
-
-
-def board_rows(board: Board) -> list[str]:
-    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
-    return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
-            for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
 
 
 def write_svg(obj: object, path: Path) -> None:
@@ -154,13 +118,13 @@ def show(
     with user_errors():
         item = read_any(file)
         if isinstance(item, Board):
-            typer.echo(render_grid(board_rows(item)))
+            typer.echo(draw_grid(text.board_rows(item)))
             metrics = _board_metrics(item)
             typer.echo(f"{metrics['width']}x{metrics['height']}, {metrics['mines']} mines, "
                        f"{metrics['openings']} openings, {metrics['islands']} islands, "
                        f"3BV {metrics['bbbv']}")
         else:
-            typer.echo(render_grid(position_rows(item)))
+            typer.echo(draw_grid(text.position_rows(item)))
             mines = "unknown" if item.total_mines is None else item.total_mines
             typer.echo(f"{item.width}x{item.height}, mines: {mines}, {len(item.hidden)} hidden, "
                        f"{len(item.flags)} flagged")
@@ -229,43 +193,6 @@ def metrics(
 
 # == analysis: analyze ============================================================================
 
-def _percent_rows(analysis, position) -> list[str]:
-    """Three characters a cell: the mine probability of an undecided cell in whole percent
-    (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
-    ``.`` for any revealed cell (its number is on the board above)."""
-    rows = position_rows(position)
-    probabilities = analysis.probabilities
-    out = []
-    for r, row in enumerate(rows):
-        cells = []
-        for c, char in enumerate(row):
-            if (r, c) in analysis.forced_safe:
-                cells.append("  S")
-            elif (r, c) in analysis.forced_mines:
-                cells.append("  M")
-            elif (r, c) in analysis.constraints.unknown:
-                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
-            else:
-                cells.append(f"  {char if char in 'F*' else '.'}")
-        out.append("".join(cells))
-    return out
-
-
-def _marked_rows(analysis, position) -> list[str]:
-    rows = [list(row) for row in position_rows(position)]
-    for r, c in analysis.forced_safe:
-        rows[r][c] = "S"
-    for r, c in analysis.forced_mines:
-        rows[r][c] = "M"
-    return ["".join(row) for row in rows]
-
-
-def _cells_text(cells) -> str:
-    cells = sorted(cells)
-    shown = " ".join(f"{r},{c}" for r, c in cells[:12])
-    return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
-
-
 @app.command("analyze")
 def analyze_command(
     file: Annotated[Path, typer.Argument(help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
@@ -284,23 +211,10 @@ def analyze_command(
     cell = parse_cell(explain) if explain is not None else None
     with user_errors():
         position = Position.load(file, total_mines=mines)
-        analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit,
-                           forced_only=True)
+        analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
         explanation = analysis.explain(cell) if cell is not None else None
-    stopped = None
-    try:
-        analysis.counts
-    except AnalysisTooHard as error:
-        stopped = str(error)
     if as_json:
-        data = {"width": position.width, "height": position.height,
-                "total_mines": position.total_mines, "solutions": None,
-                "forced_safe": [list(c) for c in sorted(analysis.forced_safe)],
-                "forced_mines": [list(c) for c in sorted(analysis.forced_mines)],
-                "probabilities": None, "requires_guess": analysis.requires_guess,
-                "best_guess": None}
-        if stopped is None:
-            data = analysis.to_dict()
+        data = analysis.to_dict()
         if explanation is not None:
             data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
                                    "clues": [list(c) for c in explanation.clues],
@@ -311,34 +225,25 @@ def analyze_command(
                    + (", flags ignored" if ignore_flags else ", flags count as mines"
                       if position.flags else ""))
         typer.echo("forced cells (S safe, M mine):")
-        typer.echo(render_grid(_marked_rows(analysis, position)))
-        if stopped is None:
+        typer.echo(draw_grid(text.marked_rows(analysis, position)))
+        if analysis.exact:
             typer.echo("mine probability, % (S safe, M mine):")
-            typer.echo(_percent_grid(_percent_rows(analysis, position)))
+            typer.echo(text.percent_grid(text.percent_rows(analysis, position)))
             typer.echo(f"solutions: {analysis.solutions}")
-        typer.echo(f"forced safe: {_cells_text(analysis.forced_safe)}")
-        typer.echo(f"forced mines: {_cells_text(analysis.forced_mines)}")
+        typer.echo(f"forced safe: {text.cells_text(analysis.forced_safe)}")
+        typer.echo(f"forced mines: {text.cells_text(analysis.forced_mines)}")
         typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
-        if stopped is None and analysis.best_guess is not None:
+        if analysis.exact and analysis.best_guess is not None:
             r, c = analysis.best_guess
             typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
         if explanation is not None:
             typer.echo(f"explanation: {explanation}")
-    if svg is not None and stopped is None:
+    if svg is not None and analysis.exact:
         with user_errors():
             write_svg(analysis, svg)
-    if stopped is not None:
-        fail(f"{stopped}; the forced cells above are exact, the probabilities are not known",
-             EXIT_NO_ANSWER)
-
-
-def _percent_grid(rows: list[str]) -> str:
-    """Rows of three-character cells with column and row numbers."""
-    width = len(rows[0]) // 3
-    label = len(str(len(rows) - 1))
-    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
-    lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
-    return "\n".join(lines)
+    if not analysis.exact:
+        fail(f"{analysis.stopped}; the forced cells above are exact, the probabilities are not "
+             "known", EXIT_NO_ANSWER)
 
 
 # == reconstruction: reconstruct ==================================================================
@@ -388,28 +293,15 @@ def reconstruct_command(
                     "conflict": [list(cell) for cell in result.conflict]
                     if result.conflict is not None else None})
     else:
-        typer.echo(f"{result.rule} {result.width}x{result.height}: {_layouts_summary(result)}")
+        typer.echo(f"{result.rule} {result.width}x{result.height}: {text.layouts_summary(result)}")
         if layout is not None:
-            typer.echo(render_grid(layout.to_text().splitlines()))
+            typer.echo(draw_grid(layout.to_text().splitlines()))
             typer.echo(f"{layout.mine_count} mines")
         if result.conflict is not None:
             typer.echo("these clues cannot all hold: "
                        + ", ".join(f"{row},{col}" for row, col in result.conflict))
     if layout is None:
         raise typer.Exit(EXIT_NO_ANSWER)
-
-
-def _layouts_summary(result) -> str:
-    """One line: how many layouts, whether that is all of them, and uniqueness."""
-    if result.count == 0:
-        return "no layout fits these numbers"
-    if result.exhaustive:
-        if result.count == 1:
-            return "1 layout, unique"
-        return f"{result.count} layouts, not unique; the first:"
-    stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
-    uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
-    return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
 
 
 # == no-guess: solvable ==========================================================================
@@ -428,7 +320,7 @@ def solvable(
         board = Board.load(board_file)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
         result = solve_without_guessing(board, click, rules=rules)
-    rows = position_rows(result.position)
+    rows = text.position_rows(result.position)
     if as_json:
         print_json({"solvable": result.solvable, "first_click": list(click),
                     "rounds": result.rounds, "revealed": result.revealed, "position": rows})
@@ -436,7 +328,7 @@ def solvable(
         typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
                    f"{result.revealed} safe cells revealed in {result.rounds} rounds of analysis")
     else:
-        typer.echo(render_grid(rows))
+        typer.echo(draw_grid(rows))
         typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
                    f"{result.revealed} safe cells ({result.rounds} rounds of analysis), above")
     if not result.solvable:

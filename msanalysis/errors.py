@@ -9,12 +9,26 @@ work on it would exceed the bound the caller set.
 
 from __future__ import annotations
 
-__all__ = ["MsanalysisError", "ParseError", "InconsistentPosition", "IllegalMove",
-           "AnalysisTooHard"]
+__all__ = ["MsanalysisError", "InvalidInput", "ParseError", "InconsistentPosition",
+           "IllegalMove", "AnalysisTooHard"]
 
 
 class MsanalysisError(Exception):
     """The base of every error the toolkit raises on purpose."""
+
+
+class InvalidInput(MsanalysisError, ValueError):
+    """An argument the toolkit cannot work with: a size that does not fit, an unknown rule name,
+    a cell off the board. The message says which value was wrong and why.
+
+    Examples
+    --------
+    >>> from msanalysis.rules import board_size
+    >>> board_size("huge")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: unknown difficulty 'huge'; choose one of beginner, intermediate, expert
+    """
 
 
 class ParseError(MsanalysisError, ValueError):

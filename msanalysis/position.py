@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Cell
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
 
 __all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
 
@@ -70,15 +70,15 @@ class Position:
     def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
         array = np.array(states, dtype=np.int8)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise ValueError(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
+            raise InvalidInput(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
         if array.min() < MINE or array.max() > 8:
-            raise ValueError("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
+            raise InvalidInput("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
         if total_mines is not None:
             total_mines = int(total_mines)
             if total_mines < 0:
-                raise ValueError(f"the mine count cannot be negative, got {total_mines}")
+                raise InvalidInput(f"the mine count cannot be negative, got {total_mines}")
             if total_mines > array.size:
-                raise ValueError(f"{total_mines} mines do not fit on {array.size} cells")
+                raise InvalidInput(f"{total_mines} mines do not fit on {array.size} cells")
         array.setflags(write=False)
         self._states = array
         self._total_mines = total_mines

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
-from msanalysis.errors import AnalysisTooHard, ParseError
+from msanalysis.errors import AnalysisTooHard, InvalidInput, ParseError
 from msanalysis.formats import read_text
 
 __all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
@@ -45,7 +45,7 @@ _BIG = np.iinfo(np.int64).max
 
 def _check_rule(rule: str) -> None:
     if rule not in RULES:
-        raise ValueError(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
+        raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
 
 
 def _kernel(rule: str) -> list[tuple[int, int]]:
@@ -106,12 +106,12 @@ class NumberGrid:
             array = np.array([[UNKNOWN if v is None else v for v in row] for row in clues],
                              dtype=np.int16)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise ValueError(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
+            raise InvalidInput(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
         bad = (array < UNKNOWN) | (array > _capacity(*array.shape, rule))
         if bad.any():
             row, col = (int(i) for i in np.argwhere(bad)[0])
             why = _impossible(int(array[row, col]), row, col, array.shape, rule)
-            raise ValueError(f"cell ({row}, {col}): {why}")
+            raise InvalidInput(f"cell ({row}, {col}): {why}")
         array = array.astype(np.int8)
         array.setflags(write=False)
         self._clues = array
@@ -402,11 +402,11 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     """
     grid = _as_grid(grid, rule)
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
+        raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
     if limit is not None and (not isinstance(limit, int) or limit < 1):
-        raise ValueError(f"limit must be a positive integer or None, got {limit!r}")
+        raise InvalidInput(f"limit must be a positive integer or None, got {limit!r}")
     if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+        raise InvalidInput(f"time_limit must be positive, got {time_limit!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
     common = {"grid": grid, "engine": engine}

@@ -25,6 +25,7 @@ from enum import StrEnum
 import numpy as np
 
 from msanalysis.board import Board, Cell
+from msanalysis.errors import InvalidInput
 
 __all__ = ["DIFFICULTIES", "FirstClick", "RULES", "board_size", "default_first_click",
            "generate", "windows_xp_move"]
@@ -55,7 +56,7 @@ class FirstClick(StrEnum):
         try:
             return cls(rules)
         except ValueError:
-            raise ValueError(f"unknown rules {rules!r}; choose one of "
+            raise InvalidInput(f"unknown rules {rules!r}; choose one of "
                              f"{', '.join(RULES)}") from None
 
 
@@ -78,18 +79,18 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
     """
     if difficulty is not None:
         if difficulty not in DIFFICULTIES:
-            raise ValueError(f"unknown difficulty {difficulty!r}; choose one of "
+            raise InvalidInput(f"unknown difficulty {difficulty!r}; choose one of "
                              f"{', '.join(DIFFICULTIES)}")
         base_width, base_height, base_mines = DIFFICULTIES[difficulty]
         width = base_width if width is None else width
         height = base_height if height is None else height
         mines = base_mines if mines is None else mines
     if width is None or height is None or mines is None:
-        raise ValueError("give a difficulty, or all of width, height and mines")
+        raise InvalidInput("give a difficulty, or all of width, height and mines")
     if width <= 0 or height <= 0:
-        raise ValueError(f"a board needs a positive size, got {width}x{height}")
+        raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
     if mines < 0:
-        raise ValueError(f"the mine count cannot be negative, got {mines}")
+        raise InvalidInput(f"the mine count cannot be negative, got {mines}")
     return width, height, mines
 
 
@@ -123,7 +124,7 @@ def windows_xp_move(board: Board, first_click: Cell) -> Board:
     mask = board.mask.copy()
     free = np.flatnonzero(~mask.ravel())
     if free.size == 0:
-        raise ValueError("the board is all mines: the first-click mine has nowhere to go")
+        raise InvalidInput("the board is all mines: the first-click mine has nowhere to go")
     target = int(free[0])  # the first free cell in row-major order
     mask.flat[target] = True
     mask[first_click] = False
@@ -174,7 +175,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     width, height, mines = board_size(width=width, height=height, mines=mines)
     rule = FirstClick.parse(rules)
     if rule is FirstClick.NO_GUESS:
-        raise ValueError("rules 'no-guess' need the analysis engine: use msanalysis.generate "
+        raise InvalidInput("rules 'no-guess' need the analysis engine: use msanalysis.generate "
                          "(msanalysis.play.noguess.generate), which takes every rule")
     cells = width * height
     if first_click is not None:
@@ -183,19 +184,19 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
 
     if rule in (FirstClick.UNSAFE, FirstClick.WINDOWS_XP):
         if mines > cells:
-            raise ValueError(f"{mines} mines do not fit on a {width}x{height} board "
+            raise InvalidInput(f"{mines} mines do not fit on a {width}x{height} board "
                              f"({cells} cells)")
         if rule is FirstClick.WINDOWS_XP and first_click is not None and mines == cells:
-            raise ValueError(f"windows-xp needs a free cell for the first-click mine: at most "
+            raise InvalidInput(f"windows-xp needs a free cell for the first-click mine: at most "
                              f"{cells - 1} mines on {width}x{height}")
         chosen = rng.sample(range(cells), mines)
     elif first_click is None:
-        raise ValueError(f"rules {rules!r} need the first click")
+        raise InvalidInput(f"rules {rules!r} need the first click")
     elif rule is FirstClick.SAFE_CELL:
         row, col = first_click
         excluded = row * width + col
         if mines > cells - 1:
-            raise ValueError(f"{mines} mines do not fit on a {width}x{height} board with the "
+            raise InvalidInput(f"{mines} mines do not fit on a {width}x{height} board with the "
                              f"first click free: at most {cells - 1}")
         # Sample over the cells that are not the first click, then map the index past it.
         chosen = [i + (i >= excluded) for i in rng.sample(range(cells - 1), mines)]
@@ -204,7 +205,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         candidates = [r * width + c for r in range(height) for c in range(width)
                       if abs(r - row) > 1 or abs(c - col) > 1]
         if mines > len(candidates):
-            raise ValueError(f"board too full for safe-opening: {mines} mines, but only "
+            raise InvalidInput(f"board too full for safe-opening: {mines} mines, but only "
                              f"{len(candidates)} cells lie outside the 3x3 block around the first "
                              f"click {first_click} on {width}x{height}")
         # Fisher-Yates, stopped after the first `mines` positions are drawn (seed 002).
@@ -224,5 +225,5 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
 def _check_cell(cell: Cell, width: int, height: int) -> None:
     row, col = cell
     if not (0 <= row < height and 0 <= col < width):
-        raise ValueError(f"cell ({row}, {col}) is off the {width}x{height} board "
+        raise InvalidInput(f"cell ({row}, {col}) is off the {width}x{height} board "
                          f"(rows 0-{height - 1}, columns 0-{width - 1})")

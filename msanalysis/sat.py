@@ -21,7 +21,7 @@ from pysat.solvers import Solver
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Constraints, build, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = ["Explanation", "explain", "forced_cells", "inconsistency"]
@@ -385,7 +385,7 @@ class _Guarded:
         early in ``prefer_drop`` first."""
         everything = list(self.selectors)
         if self.solver.solve(assumptions=everything + query):
-            raise ValueError("the selected constraints are satisfiable")
+            raise InvalidInput("the selected constraints are satisfiable")
         in_core = set(self.solver.get_core() or everything)
         core = [s for s in prefer_drop if s in in_core]
         i = 0
@@ -507,14 +507,14 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
     height, width = position.shape
     row, col = cell
     if not (0 <= row < height and 0 <= col < width):
-        raise ValueError(f"cell {cell} is off the {width}x{height} board")
+        raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
     state = position.state(cell)
     if state >= 0:
-        raise ValueError(f"cell {cell} is revealed (it shows {state}), not hidden")
+        raise InvalidInput(f"cell {cell} is revealed (it shows {state}), not hidden")
     if state == MINE:
-        raise ValueError(f"cell {cell} shows a mine, not a hidden cell")
+        raise InvalidInput(f"cell {cell} shows a mine, not a hidden cell")
     if state == FLAG and not ignore_flags:
-        raise ValueError(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
+        raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
     constraints = build(position, ignore_flags=ignore_flags)
@@ -530,7 +530,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
             answers[mine] = literal is None or guarded.solver.solve(
                 assumptions=everything + [literal])
         if answers[True] and answers[False]:
-            raise ValueError(f"cell {cell} is not forced: it is a mine in some layouts and safe "
+            raise InvalidInput(f"cell {cell} is not forced: it is a mine in some layouts and safe "
                              "in others")
         is_mine = answers[True]
         query = [guarded.query(cell, not is_mine)]

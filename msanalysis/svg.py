@@ -21,10 +21,29 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.errors import InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.reconstruction import NumberGrid, Reconstruction
 
-__all__ = ["board", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
+__all__ = ["Svg", "board", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
+
+
+class Svg(str):
+    """An SVG document as a string that draws itself in Jupyter (the string is the picture).
+
+    Examples
+    --------
+    >>> picture = Svg("<svg/>")
+    >>> picture == "<svg/>", picture._repr_svg_() == picture
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
 
 DEFAULT_CELL_SIZE = 26
 """Cell side in pixels when ``size`` is not given: an expert board (30x16) is about 800 px wide,
@@ -155,13 +174,13 @@ def _probability_grid(probabilities, height: int, width: int) -> np.ndarray:
     if isinstance(probabilities, Mapping):
         for (row, col), p in sorted(probabilities.items()):
             if not (0 <= row < height and 0 <= col < width):
-                raise ValueError(f"probability given for cell ({row}, {col}), which is off the "
+                raise InvalidInput(f"probability given for cell ({row}, {col}), which is off the "
                                  f"{width}x{height} board")
             grid[row, col] = float(p)
         return grid
     array = np.asarray(probabilities, dtype=float)
     if array.shape != (height, width):
-        raise ValueError(f"probabilities have shape {array.shape}, the board is "
+        raise InvalidInput(f"probabilities have shape {array.shape}, the board is "
                          f"{height}x{width} (rows x columns)")
     return array.copy()
 
@@ -172,32 +191,25 @@ def _scene(obj) -> _Scene:
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
         return _Scene(obj.height, obj.width, np.array(obj.states), None)
-    # The other kinds live in modules that load solvers; recognise them by their attributes
-    # instead of importing those modules just to draw.
-    kind = type(obj).__name__
-    if hasattr(obj, "forced_safe") and hasattr(obj, "position"):
+    if isinstance(obj, Analysis):
         return _analysis_scene(obj)
-    if hasattr(obj, "first") and hasattr(obj, "rule"):
+    if isinstance(obj, Reconstruction):
         return _reconstruction_scene(obj)
-    if hasattr(obj, "clues") and hasattr(obj, "rule"):
+    if isinstance(obj, NumberGrid):
         return _grid_scene(np.array(obj.clues), obj.rule)
-    raise TypeError(f"cannot draw a {kind}: expected a Board, Position, Analysis, "
+    raise TypeError(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
                     "Reconstruction or NumberGrid")
 
 
-def _analysis_scene(analysis) -> _Scene:
+def _analysis_scene(analysis: Analysis) -> _Scene:
     position = analysis.position
-    probabilities = getattr(analysis, "probabilities", None)
-    grid = None
-    if probabilities is not None:
-        grid = np.array(probabilities, dtype=float)
-    best = None
-    if getattr(analysis, "requires_guess", False):
-        best = getattr(analysis, "best_guess", None)
+    # A partial analysis (counting stopped) has forced cells but no probabilities.
+    grid = np.array(analysis.probabilities, dtype=float) if analysis.exact else None
+    best = analysis.best_guess if analysis.exact and analysis.requires_guess else None
     return _Scene(position.height, position.width, np.array(position.states), grid,
                   frozenset(analysis.forced_safe), frozenset(analysis.forced_mines),
                   tuple(best) if best is not None else None, is_analysis=True,
-                  flags_unknown=bool(getattr(analysis, "ignore_flags", False)))
+                  flags_unknown=analysis.ignore_flags)
 
 
 def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) -> _Scene:
@@ -486,7 +498,7 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
 
 
 def board(obj, *, size: float | None = None, probabilities=None, highlight: Iterable = (),
-          explanation=None, coordinates: bool = True, legend: bool | None = None) -> str:
+          explanation=None, coordinates: bool = True, legend: bool | None = None) -> Svg:
     """Draw a board, position, analysis, reconstruction or number grid as an SVG string.
 
     Parameters
@@ -519,8 +531,9 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
 
     Returns
     -------
-    str
-        A standalone SVG document (no XML declaration, so it can be inlined in HTML).
+    Svg
+        A standalone SVG document (no XML declaration, so it can be inlined in HTML), as a
+        string that draws itself in Jupyter.
 
     Raises
     ------
@@ -547,12 +560,12 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
     cell = float(DEFAULT_CELL_SIZE if size is None else size)
     if not cell > 0 or math.isinf(cell):
-        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
     marked = sorted({_cell_of(item) for item in highlight})
     explained = _explanation_parts(explanation, obj)
     for row, col in marked + ([explained[0]] + explained[2] if explained else []):
         if not (0 <= row < scene.height and 0 <= col < scene.width):
-            raise ValueError(f"cell ({row}, {col}) is off the {scene.width}x{scene.height} board")
+            raise InvalidInput(f"cell ({row}, {col}) is off the {scene.width}x{scene.height} board")
 
     canvas = _Canvas(scene, cell, coordinates)
     _draw_cells(canvas)
@@ -584,4 +597,4 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     width, height = _num(math.ceil(total_width + 1)), _num(math.ceil(total_height + 1))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}">')
-    return head + _DEFS + "".join(canvas.parts) + "</svg>"
+    return Svg(head + _DEFS + "".join(canvas.parts) + "</svg>")

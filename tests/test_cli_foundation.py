@@ -77,3 +77,18 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path, monkeypatch, args, fra
 def test_bad_first_click_syntax_is_a_usage_error():
     result = run("generate", "--first-click", "three")
     assert result.exit_code == 2 and "expected ROW,COL" in result.output
+
+
+def test_a_bug_is_not_dressed_up_as_a_user_error(monkeypatch, tmp_path):
+    # Only the toolkit's own errors and OSError become an "error:" line; anything else is a bug
+    # and must show as one (here: an exception escaping the command).
+    import msanalysis.cli as cli
+
+    def broken(path):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(cli, "read_any", broken)
+    path = tmp_path / "p.txt"
+    path.write_text("?1\n")
+    result = CliRunner().invoke(cli.app, ["show", str(path)])
+    assert isinstance(result.exception, KeyError)

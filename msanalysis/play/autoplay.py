@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 from msanalysis.board import Cell
 from msanalysis.game import Game
 from msanalysis.position import Position
+from msanalysis.errors import InvalidInput
 
 __all__ = ["MoveKind", "Move", "Strategy", "Played", "autoplay"]
 
@@ -66,7 +67,7 @@ class Move:
         try:
             object.__setattr__(self, "kind", MoveKind(self.kind))
         except ValueError:
-            raise ValueError(f"unknown move kind {self.kind!r}; expected 'reveal' or 'flag'") \
+            raise InvalidInput(f"unknown move kind {self.kind!r}; expected 'reveal' or 'flag'") \
                 from None
 
 

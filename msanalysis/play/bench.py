@@ -23,6 +23,7 @@ from msanalysis.play.autoplay import autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
+from msanalysis.errors import InvalidInput
 
 __all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
            "run_games", "bench", "paired"]
@@ -71,7 +72,7 @@ class PlaySpec:
         >>> PlaySpec(9, 9, 81, strategy="paper").check()
         Traceback (most recent call last):
         ...
-        ValueError: 81 mines do not fit on a 9x9 board with the first click free: at most 80
+        msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first click free: at most 80
         """
         make_strategy(self.strategy, seed=0, **dict(self.options))
         generate(self.width, self.height, self.mines, rules=self.rules,
@@ -169,9 +170,9 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     [10, 11, 12]
     """
     if games < 0:
-        raise ValueError(f"the number of games cannot be negative, got {games}")
+        raise InvalidInput(f"the number of games cannot be negative, got {games}")
     if jobs < 1:
-        raise ValueError(f"--jobs must be at least 1, got {jobs}")
+        raise InvalidInput(f"--jobs must be at least 1, got {jobs}")
     seeds = range(seed, seed + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk)
@@ -195,7 +196,7 @@ def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise ValueError("running on Dask needs the 'distributed' package: "
+        raise InvalidInput("running on Dask needs the 'distributed' package: "
                          "pip install 'msanalysis[dask]'") from None
     own = isinstance(dask, str)
     client = Client(dask, timeout="10s") if own else dask

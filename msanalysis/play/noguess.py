@@ -19,6 +19,7 @@ from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
+from msanalysis.errors import InvalidInput
 
 __all__ = ["NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
 
@@ -118,14 +119,14 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     True
     """
     if attempts < 1:
-        raise ValueError(f"attempts must be at least 1, got {attempts}")
+        raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     draws = random.Random(seed)
     for _ in range(attempts):
         board = generate_by_rule(width, height, mines, rules="safe-opening",
                                  first_click=first_click, seed=draws.getrandbits(64))
         if solve_without_guessing(board, first_click, rules="safe-opening").solvable:
             return board
-    raise ValueError(f"no layout of {mines} mines on {width}x{height} that can be won without a "
+    raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
                      f"guess from {first_click} in {attempts} attempts; try fewer mines or more "
                      "attempts")
 
@@ -145,7 +146,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     """
     if FirstClick.parse(rules) is FirstClick.NO_GUESS:
         if first_click is None:
-            raise ValueError("rules 'no-guess' need the first click")
+            raise InvalidInput("rules 'no-guess' need the first click")
         return generate_no_guess(width, height, mines, first_click=first_click, seed=seed)
     return generate_by_rule(width, height, mines, rules=rules, first_click=first_click,
                             seed=seed)

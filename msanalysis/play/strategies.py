@@ -17,6 +17,7 @@ from msanalysis.play.autoplay import Strategy
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.paper import PaperStrategy
 from msanalysis.play.safest import SafestStrategy
+from msanalysis.errors import InvalidInput
 
 __all__ = ["STRATEGIES", "make_strategy"]
 
@@ -47,15 +48,15 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
     >>> make_strategy("safest", blend=0.5)
     Traceback (most recent call last):
     ...
-    ValueError: strategy 'safest' has no option 'blend'
+    msanalysis.errors.InvalidInput: strategy 'safest' has no option 'blend'
     """
     try:
         cls = STRATEGIES[name]
     except KeyError:
-        raise ValueError(f"unknown strategy {name!r}; choose one of "
+        raise InvalidInput(f"unknown strategy {name!r}; choose one of "
                          f"{', '.join(sorted(STRATEGIES))}") from None
     known = inspect.signature(cls).parameters
     for option in options:
         if option not in known or option in ("seed", "flag_mines", "explain"):
-            raise ValueError(f"strategy {name!r} has no option {option!r}")
+            raise InvalidInput(f"strategy {name!r} has no option {option!r}")
     return cls(seed=seed, flag_mines=flag_mines, explain=explain, **options)

@@ -1,0 +1,126 @@
+"""Text renderings for a terminal: grids with row and column numbers, and one-line summaries.
+
+Every command of :mod:`msanalysis.cli` that shows a grid draws it here, so they all look alike;
+the numbers are coloured like the classic game's on a terminal. Pictures are :mod:`msanalysis.svg`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import typer
+
+from msanalysis.board import Board, Cell
+from msanalysis.position import Position
+
+__all__ = ["render_grid", "position_rows", "board_rows", "marked_rows", "percent_rows",
+           "percent_grid", "cells_text", "layouts_summary"]
+
+
+# Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
+# close as the 16 terminal colours get.
+_CHAR_STYLE = {
+    "1": {"fg": "bright_blue"}, "2": {"fg": "green"}, "3": {"fg": "bright_red"},
+    "4": {"fg": "blue"}, "5": {"fg": "red"}, "6": {"fg": "cyan"}, "7": {"fg": "white"},
+    "8": {"fg": "bright_black"}, "*": {"fg": "bright_red", "bold": True},
+    "F": {"fg": "bright_magenta", "bold": True}, "?": {"fg": "bright_black"},
+    "S": {"fg": "bright_green", "bold": True}, "M": {"fg": "bright_red", "bold": True},
+}
+
+
+def render_grid(rows: list[str], *, colour: bool = False) -> str:
+    """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
+
+    Examples
+    --------
+    >>> print(render_grid(["?1", "F."]))
+      01
+    0 ?1
+    1 F.
+    """
+    width = max(len(row) for row in rows)
+    row_label = len(str(len(rows) - 1))
+    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
+    ones = "".join(str(c % 10) for c in range(width))
+    header = [" " * (row_label + 1) + tens] if width > 10 else []
+    header.append(" " * (row_label + 1) + ones)
+    lines = list(header)
+    for number, row in enumerate(rows):
+        cells = "".join(typer.style(ch, **_CHAR_STYLE[ch]) if colour and ch in _CHAR_STYLE else ch
+                        for ch in row)
+        lines.append(f"{number:>{row_label}} {cells}")
+    return "\n".join(lines)
+
+
+def position_rows(position: Position) -> list[str]:
+    """A position's rows of cell characters, without its ``mines:`` header."""
+    text = position.to_text().splitlines()
+    return text[1:] if position.total_mines is not None else text
+
+
+def board_rows(board: Board) -> list[str]:
+    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
+    return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
+            for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
+
+
+def percent_rows(analysis: Any, position: Position) -> list[str]:
+    """Three characters a cell: the mine probability of an undecided cell in whole percent
+    (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
+    ``.`` for any revealed cell (its number is on the board above)."""
+    rows = position_rows(position)
+    probabilities = analysis.probabilities
+    out = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c, char in enumerate(row):
+            if (r, c) in analysis.forced_safe:
+                cells.append("  S")
+            elif (r, c) in analysis.forced_mines:
+                cells.append("  M")
+            elif (r, c) in analysis.constraints.unknown:
+                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
+            else:
+                cells.append(f"  {char if char in 'F*' else '.'}")
+        out.append("".join(cells))
+    return out
+
+
+def marked_rows(analysis: Any, position: Position) -> list[str]:
+    """The position's rows with forced safe cells as ``S`` and forced mines as ``M``."""
+    rows = [list(row) for row in position_rows(position)]
+    for r, c in analysis.forced_safe:
+        rows[r][c] = "S"
+    for r, c in analysis.forced_mines:
+        rows[r][c] = "M"
+    return ["".join(row) for row in rows]
+
+
+def cells_text(cells: Iterable[Cell]) -> str:
+    """How many cells, and the first twelve of them as ``row,col``."""
+    cells = sorted(cells)
+    shown = " ".join(f"{r},{c}" for r, c in cells[:12])
+    return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
+
+
+def percent_grid(rows: list[str]) -> str:
+    """Rows of three-character cells with column and row numbers."""
+    width = len(rows[0]) // 3
+    label = len(str(len(rows) - 1))
+    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
+    lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
+    return "\n".join(lines)
+
+
+def layouts_summary(result: Any) -> str:
+    """One line: how many layouts, whether that is all of them, and uniqueness."""
+    if result.count == 0:
+        return "no layout fits these numbers"
+    if result.exhaustive:
+        if result.count == 1:
+            return "1 layout, unique"
+        return f"{result.count} layouts, not unique; the first:"
+    stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
+    uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
+    return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
