@@ -12,13 +12,16 @@ form the *sea*. Deciding forced cells is left to :mod:`msanalysis.sat`, counting
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["Clue", "Box", "Component", "Constraints", "build", "settle"]
 
@@ -138,10 +141,13 @@ class Constraints:
         return len(self.unknown) - len(self.sea)
 
     def graph(self, component: Component | None = None) -> nx.Graph:
-        """The clue-box graph (of one component, or of the whole position).
+        """The clue-box graph (of one component, or of the whole position), with networkx.
 
         Nodes are ``("clue", i)`` and ``("box", j)``; an edge joins a clue to each box it touches.
+        Its connected components are :attr:`components` (the tests check it).
         """
+        import networkx as nx  # 0.25 s to import: only when a graph is asked for
+
         graph = nx.Graph()
         boxes = range(len(self.boxes)) if component is None else component.box_ids
         for j in boxes:
@@ -393,7 +399,10 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     Union-find that always hangs the larger root under the smaller, so a root is its
     component's smallest node and one ascending pass finishes every path. A Python loop over
     the edges measured as fast as numpy pointer jumping on expert boards, and faster on small
-    ones (fewer calls).
+    ones (fewer calls). networkx's ``connected_components`` of :meth:`Constraints.graph` gives
+    the same components (the tests check it) 8-12x slower: on 200 played expert positions
+    1.18 ms median against 0.14 ms, on 20 of 100x100 41 against 3.5 ms, when the whole of
+    :func:`build` takes about 1 ms on expert.
     """
     parent = list(range(count))
     for x, y in zip(a.tolist(), b.tolist()):
