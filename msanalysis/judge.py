@@ -353,8 +353,8 @@ def _first_probability(replay: Replay) -> Fraction | None:
     return None
 
 
-def analyze_replay(replay: Replay, *,
-                   analyser: Callable[[Position], Any] | None = None) -> ReplayAnalysis:
+def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None = None,
+                   quick_look: bool = True) -> ReplayAnalysis:
     """Judge every cell a player opened, and sum the game up.
 
     Parameters
@@ -365,6 +365,10 @@ def analyze_replay(replay: Replay, *,
         click that is not decided at a glance, in game order, flags removed and the mine count
         set. The analysis must give ``forced_safe``, ``forced_mines``, ``exact_probability``,
         ``best_guess``, ``solutions`` and ``explain``. Default: :func:`from_scratch`.
+    quick_look : bool
+        Judge a click safe without an analysis when a single number decides every cell it
+        opens (:func:`msanalysis.obvious.obvious_cells`); False analyses every click (the same
+        verdicts, for timing).
 
     Returns
     -------
@@ -412,8 +416,8 @@ def analyze_replay(replay: Replay, *,
                            for cell in targets]
             survival.append((index, None if chance is None else 1 - chance))
             continue
-        safe_at_a_glance, _ = obvious_cells(position)
-        if all(cell in safe_at_a_glance for cell in targets):
+        safe_at_a_glance = obvious_cells(position)[0] if quick_look else frozenset()
+        if targets and all(cell in safe_at_a_glance for cell in targets):
             judgements += [Judgement(index, action.time, action.kind, cell, Verdict.SAFE,
                                      Fraction(0)) for cell in targets]
             survival.append((index, Fraction(1)))

@@ -377,3 +377,24 @@ def test_position_without_flags_keeps_the_rest():
     assert not (stripped.states == FLAG).any()
     changed = position.states != stripped.states
     assert (position.states[changed] == FLAG).all() and (stripped.states[changed] == HIDDEN).all()
+
+
+# -- the replays kept in the repository ----------------------------------------------------------
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "replays"
+
+
+def test_the_expert_replay_in_the_repository():
+    replay = load_replay(PUZZLES / "zhang-shen-jia-expert-3bv122.mvf")
+    assert (replay.width, replay.height, replay.mines, replay.board.bbbv) == (30, 16, 99, 122)
+    assert replay.player == "Zhang Shen Jia(China)" and replay.play().status == "won"
+    shared = SHARED / "Zhang Shen Jia_Exp_38.82(3bv122).mvf"
+    if shared.exists():
+        assert shared.read_bytes() == (PUZZLES / "zhang-shen-jia-expert-3bv122.mvf").read_bytes()
+
+
+def test_the_large_replay_in_the_repository():
+    replay = load_replay(PUZZLES / "safest-60x36-540-seed23.msreplay.jsonl")
+    assert (replay.width, replay.height, replay.mines) == (60, 36, 540)
+    assert replay.board.bbbv == 1018 and replay.play().status == "won"
+    assert replay.player == "safest" and replay.rules == "safe-opening"
