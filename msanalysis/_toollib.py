@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import Any
 
 _MEMORY_LIMIT = 2 << 30
 """Bytes of address space the child may use: a header that claims a huge board fails quickly."""
@@ -37,7 +38,7 @@ def read(kind: str, path: str) -> dict:
     """Parse ``path`` as ``kind`` (avf, rmv, evf, mvf) and return what the parent needs."""
     import ms_toollib
 
-    video_class = {"avf": ms_toollib.AvfVideo, "rmv": ms_toollib.RmvVideo,
+    video_class: Any = {"avf": ms_toollib.AvfVideo, "rmv": ms_toollib.RmvVideo,
                    "evf": ms_toollib.EvfVideo, "mvf": ms_toollib.MvfVideo}[kind]
     video = video_class(path)
     video.parse()

@@ -441,6 +441,7 @@ def _judge(analysis: Any, position: Position, index: int, action: Action,
         verdict = (Verdict.BLUNDER if cell in forced_mines
                    else Verdict.NEEDLESS if forced_safe else Verdict.GUESS)
         best: Cell | None
+        best_probability: Fraction | None
         explanation = None
         try:
             probability: Fraction | None = analysis.exact_probability(cell)

@@ -342,43 +342,45 @@ def _read_ours(data: bytes, source: str) -> Replay:
         if not isinstance(record, dict):
             raise fail("not a JSON object", number)
         records.append((number, record))
-    line, header = records[0]
+    header_line, header = records[0]
     if header.get("format") != _MAGIC:
-        raise fail(f'not a replay: the first line has no "format": "{_MAGIC}"', line)
+        raise fail(f'not a replay: the first line has no "format": "{_MAGIC}"', header_line)
     version = header.get("version")
     if version != FORMAT_VERSION:
         raise fail(f"unknown version {version!r} of the replay format (this msanalysis reads "
-                   f"version {FORMAT_VERSION})", line)
+                   f"version {FORMAT_VERSION})", header_line)
 
     def field_of(name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
         value = header.get(name)
         if value is None and optional:
             return None
         if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
-            raise fail(f"header field {name!r} is missing or not a {_kind_name(kind)}", line)
+            raise fail(f"header field {name!r} is missing or not a {_kind_name(kind)}",
+                       header_line)
         return value
 
     width, height, mines = (field_of(n, int) for n in ("width", "height", "mines"))
     layout = field_of("layout", list)
     if not all(isinstance(row, str) for row in layout):
-        raise fail("header field 'layout' must be a list of rows of '*' and '.'", line)
+        raise fail("header field 'layout' must be a list of rows of '*' and '.'", header_line)
     try:
         board = Board.from_text("\n".join(layout))
     except ParseError as error:
-        raise fail(f"bad layout: {error.reason}", line) from None
+        raise fail(f"bad layout: {error.reason}", header_line) from None
     if (board.width, board.height) != (width, height):
         raise fail(f"the layout is {board.width}x{board.height}, the header says "
-                   f"{width}x{height}", line)
+                   f"{width}x{height}", header_line)
     if board.mine_count != mines:
-        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}", line)
+        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}",
+                   header_line)
     rules = field_of("rules", str, optional=True)
     if rules is not None and rules not in RULES:
-        raise fail(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}", line)
+        raise fail(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}", header_line)
     date_text = field_of("date", str, optional=True)
     try:
         date = None if date_text is None else datetime.fromisoformat(date_text)
     except ValueError:
-        raise fail(f"bad date {date_text!r}: expected ISO 8601", line) from None
+        raise fail(f"bad date {date_text!r}: expected ISO 8601", header_line) from None
     seconds = field_of("seconds", (int, float), optional=True)
     actions = []
     for number, record in records[1:]:
@@ -389,8 +391,11 @@ def _read_ours(data: bytes, source: str) -> Replay:
         if not isinstance(moment, (int, float)) or isinstance(moment, bool):
             raise fail("an action needs \"time\": seconds", number)
         try:
-            actions.append(Action(kind, (cell[0], cell[1]), moment))
-        except (ValueError, TypeError) as error:
+            actions.append(Action(ActionKind(str(kind)), (cell[0], cell[1]), moment))
+        except ValueError:
+            raise fail(f"unknown action {kind!r}; expected one of "
+                       f"{', '.join(k.value for k in ActionKind)}", number) from None
+        except TypeError as error:
             raise fail(str(error), number) from None
     try:
         replay = Replay(board, tuple(actions), rules=rules,
@@ -403,7 +408,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
     if first is not None and replay.first_click is not None \
             and tuple(first) != replay.first_click:
         raise fail(f"the header's first click {tuple(first)} is not the first reveal "
-                   f"{replay.first_click}", line)
+                   f"{replay.first_click}", header_line)
     try:
         status = replay.play().status
     except ReplayError as error:
@@ -413,7 +418,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
     result = header.get("result")
     if result is not None and result != status:
         raise fail(f"the layout contradicts the recorded clicks: the header says the game was "
-                   f"{result}, played back it is {status}", line)
+                   f"{result}, played back it is {status}", header_line)
     return replay
 
 
@@ -680,7 +685,7 @@ class ReplayRecorder:
 
     def record(self, kind: ActionKind | str, cell: Cell) -> None:
         """Keep an action that was already applied to the game."""
-        self._actions.append(Action(kind, cell, self._now()))
+        self._actions.append(Action(ActionKind(kind), cell, self._now()))
 
     def __call__(self, move: Any) -> None:
         """Keep a :class:`~msanalysis.strategy.Move` that :func:`autoplay` applied."""
