@@ -280,9 +280,10 @@ class ReplayAnalysis:
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{n} {v}" for v, n in self.verdicts.items() if n)
+        survival = self.survival
+        chance = "unknown" if survival is None else f"{float(survival):.2%}"
         return (f"<ReplayAnalysis {self.replay.width}x{self.replay.height}/{self.replay.mines} "
-                f"{self.status}: {self.clicks} clicks ({counts}), survival "
-                f"{_fraction_text(self.survival)}>")
+                f"{self.status}: {self.clicks} clicks ({counts}), survival {chance}>")
 
     def _repr_svg_(self) -> str:
         from msanalysis import svg  # lazily: the core does not depend on the pictures
