@@ -525,6 +525,10 @@ def _percent_text(value) -> str:
     return "unknown" if value is None else f"{100 * float(value):.2f}%"
 
 
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
 def _replay_text(path: Path, result) -> str:
     """The readable report of one judged replay: a line per risky click and the summary."""
     replay = result.replay
@@ -539,16 +543,16 @@ def _replay_text(path: Path, result) -> str:
         lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
                      f"  safest")
         for j in guesses:
-            best = "" if j.best_cell is None else \
-                f"{j.best_cell[0]},{j.best_cell[1]} {_percent_text(j.best_probability)}"
+            best = "" if j.best_cell is None else f"{j.best_cell[0]},{j.best_cell[1]} " + (
+                "safe" if j.best_probability == 0 else _percent_text(j.best_probability))
             lines.append(f"  {j.index:>6} {j.time:>7.2f}  {f'{j.cell[0]},{j.cell[1]}':<7} "
                          f"{j.verdict.value:<9} {_percent_text(j.probability):>11}  {best}")
             if j.explanation is not None:
                 lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
     counts = result.verdicts
     lines.append(f"  {result.clicks} clicks: {counts['first']} first, {counts['safe']} safe, "
-                 f"{counts['guess']} guess, {counts['needless']} needless, "
-                 f"{counts['blunder']} blunder")
+                 f"{_plural(counts['guess'], 'guess', 'guesses')}, {counts['needless']} needless, "
+                 f"{_plural(counts['blunder'], 'blunder', 'blunders')}")
     survival, luck = result.survival, result.luck_bits
     if survival is None:
         chance = "survival unknown (counting out of bounds)"
@@ -557,7 +561,7 @@ def _replay_text(path: Path, result) -> str:
         chance = f"survival {_percent_text(survival)}" + (f" ({exact})" if len(exact) <= 24 else "")
         chance += f", luck {luck:.2f} bits" if luck is not None and luck != float("inf") \
             else ", luck infinite (a forced mine was clicked)"
-    lines.append(f"  {chance}; {result.not_safest} guess(es) not the safest")
+    lines.append(f"  {chance}; {_plural(result.not_safest, 'guess', 'guesses')} not the safest")
     speed = result.bbbv_per_second
     lines.append(f"  3BV {result.bbbv}" + (f", {result.bbbv_solved} done" if not result.won else "")
                  + (f", {speed:.2f} 3BV/s" if speed is not None else ""))
@@ -668,7 +672,7 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
 
 @app.command("replay")
 def replay_command(
-    files: Annotated[list[Path], typer.Argument(help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or .msreplay.jsonl.")],
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or .msreplay.jsonl.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per file.")] = False,
     csv_file: Annotated[Optional[Path], typer.Option("--csv", help="Write one CSV row per replay to this file.")] = None,
     positions: Annotated[Optional[Path], typer.Option("--positions", help="Write the position before each guess to this folder, as a file that analyze reads.")] = None,

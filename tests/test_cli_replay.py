@@ -7,6 +7,7 @@ import json
 import xml.dom.minidom
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from msanalysis.cli import app
@@ -101,3 +102,17 @@ def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):
 def test_bad_jobs():
     result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs must be at least 1" in result.stderr
+
+
+def test_dask_cluster_gives_the_same_reports(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    paths = _games(tmp_path, seeds=(8, 9))
+    missing = tmp_path / "missing.evf"
+    files = [str(paths[0]), str(missing), str(paths[1])]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        result = runner.invoke(app, ["replay", *files, "--json", "--dask",
+                                     cluster.scheduler_address])
+    assert result.exit_code == 2 and result.stderr.strip() == f"error: no such file: {missing}"
+    local = runner.invoke(app, ["replay", str(paths[0]), str(paths[1]), "--json"])
+    assert result.stdout == local.stdout
