@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
+from msanalysis.board import Board, Cell, neighbours
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
 from msanalysis.obvious import obvious_cells
@@ -311,10 +311,7 @@ def _targets(game: Game, action: Action) -> list[Cell]:
         return [] if game.is_revealed(cell) or game.is_flagged(cell) else [cell]
     if action.kind is not ActionKind.CHORD or not game.is_revealed(cell):
         return []
-    height, width = game.board.height, game.board.width
-    row, col = cell
-    around = [(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-              if (r, c) != cell and 0 <= r < height and 0 <= c < width]
+    around = list(neighbours(cell, game.board.height, game.board.width))
     flags = sum(game.is_flagged(c) for c in around)
     if flags != game.board.numbers[cell]:
         return []

@@ -75,11 +75,15 @@ _MAGIC = "msanalysis-replay"
 class ReplayError(ParseError):
     """A file that is not a usable replay; the message names the file and the problem.
 
+    ``action`` is the index of the action that could not be played, when that is the problem.
+
     Examples
     --------
     >>> str(ReplayError("truncated: the header promises 10 mines", source="game.avf"))
     'game.avf: truncated: the header promises 10 mines'
     """
+
+    action: int | None = None
 
 
 class ActionKind(StrEnum):
@@ -235,9 +239,11 @@ class Replay:
         try:
             return apply_action(game, action)
         except ValueError as error:
-            raise ReplayError(f"the layout contradicts the recorded clicks: action {index} "
-                              f"({action.kind} at {action.cell}, {action.time:g} s): {error}",
-                              source=self.source) from None
+            problem = ReplayError(f"the layout contradicts the recorded clicks: action {index} "
+                                  f"({action.kind} at {action.cell}, {action.time:g} s): {error}",
+                                  source=self.source)
+            problem.action = index
+            raise problem from None
 
     def play(self) -> Game:
         """The game after every action (see :meth:`steps`)."""
@@ -413,8 +419,8 @@ def _read_ours(data: bytes, source: str) -> Replay:
         status = replay.play().status
     except ReplayError as error:
         # Name the line of the action, which the replay itself knows only by its index.
-        index = int(error.reason.split("action ", 1)[1].split(" ", 1)[0])
-        raise fail(error.reason, records[index + 1][0]) from None
+        where = None if error.action is None else records[error.action + 1][0]
+        raise fail(error.reason, where) from None
     result = header.get("result")
     if result is not None and result != status:
         raise fail(f"the layout contradicts the recorded clicks: the header says the game was "
