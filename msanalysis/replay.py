@@ -33,6 +33,7 @@ import json
 import math
 import subprocess
 import sys
+import tempfile
 import time as _time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -444,8 +445,12 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
                                   "pip install 'msanalysis[replays]'", name="ms_toollib")
     script = Path(__file__).with_name("_toollib.py")
     try:
-        child = subprocess.run([sys.executable, "-P", str(script), kind, str(path)],
-                               capture_output=True, timeout=_CHILD_SECONDS, check=False)
+        # ms-toollib writes a crash.log into the working directory when it panics: give the
+        # child a directory of its own, thrown away after.
+        with tempfile.TemporaryDirectory(prefix="msanalysis-replay-") as scratch:
+            child = subprocess.run([sys.executable, "-P", str(script), kind,
+                                    str(path.resolve())], capture_output=True, cwd=scratch,
+                                   timeout=_CHILD_SECONDS, check=False)
     except subprocess.TimeoutExpired:
         raise ReplayError(f"ms-toollib did not finish reading it in {_CHILD_SECONDS:g} s: not a "
                           "usable replay", source=source) from None
