@@ -395,5 +395,240 @@ def play(
         raise typer.Exit(EXIT_INTERRUPTED)
 
 
+# == replays: replay ==============================================================================
+# One self-contained block: the command, and the work on one file, which local worker processes
+# and Dask workers run too (so it returns text and data, and never prints).
+
+_REPLAY_CSV_COLUMNS = ["file", "width", "height", "mines", "won", "clicks", "first", "safe",
+                       "guess", "needless", "blunder", "survival", "luck_bits", "not_safest",
+                       "bbbv", "bbbv_solved", "seconds", "bbbv_per_second", "player", "program",
+                       "date", "rules"]
+
+
+def _replay_stem(path: Path) -> str:
+    """A file name without its replay endings (``game.msreplay.jsonl`` -> ``game``)."""
+    name = path.name
+    for ending in (".msreplay.jsonl", ".jsonl", ".avf", ".rmv", ".evf", ".mvf"):
+        if name.lower().endswith(ending):
+            return name[:-len(ending)]
+    return path.stem
+
+
+def _percent_text(value) -> str:
+    return "unknown" if value is None else f"{100 * float(value):.2f}%"
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _replay_text(path: Path, result) -> str:
+    """The readable report of one judged replay: a line per risky click and the summary."""
+    replay = result.replay
+    facts = [f"{replay.width}x{replay.height}/{replay.mines}"]
+    facts += [fact for fact in (replay.program, replay.player) if fact]
+    if replay.date is not None:
+        facts.append(replay.date.date().isoformat())
+    facts.append(f"rules {replay.rules or 'unknown'}")
+    lines = [f"{path.name}", f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
+    guesses = result.guesses
+    if guesses:
+        lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
+                     f"  safest")
+        for j in guesses:
+            best = "" if j.best_cell is None else f"{j.best_cell[0]},{j.best_cell[1]} " + (
+                "safe" if j.best_probability == 0 else _percent_text(j.best_probability))
+            lines.append(f"  {j.index:>6} {j.time:>7.2f}  {f'{j.cell[0]},{j.cell[1]}':<7} "
+                         f"{j.verdict.value:<9} {_percent_text(j.probability):>11}  {best}")
+            if j.explanation is not None:
+                lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
+    counts = result.verdicts
+    lines.append(f"  {result.clicks} clicks: {counts['first']} first, {counts['safe']} safe, "
+                 f"{_plural(counts['guess'], 'guess', 'guesses')}, {counts['needless']} needless, "
+                 f"{_plural(counts['blunder'], 'blunder', 'blunders')}")
+    survival, luck = result.survival, result.luck_bits
+    if survival is None:
+        chance = "survival unknown (counting out of bounds)"
+    else:
+        exact = f"{survival.numerator}/{survival.denominator}"
+        chance = f"survival {_percent_text(survival)}" + (f" ({exact})" if len(exact) <= 24 else "")
+        chance += f", luck {luck:.2f} bits" if luck is not None and luck != float("inf") \
+            else ", luck infinite (a forced mine was clicked)"
+    lines.append(f"  {chance}; {_plural(result.not_safest, 'guess', 'guesses')} not the safest")
+    speed = result.bbbv_per_second
+    lines.append(f"  3BV {result.bbbv}" + (f", {result.bbbv_solved} done" if not result.won else "")
+                 + (f", {speed:.2f} 3BV/s" if speed is not None else ""))
+    return "\n".join(lines)
+
+
+def _replay_row(path: Path, result) -> dict:
+    data = result.to_dict()
+    replay = result.replay
+    return {"file": str(path), "width": data["width"], "height": data["height"],
+            "mines": data["mines"], "won": data["won"], "clicks": data["clicks"],
+            **data["verdicts"], "survival": data["survival"], "luck_bits": data["luck_bits"],
+            "not_safest": result.not_safest, "bbbv": data["bbbv"],
+            "bbbv_solved": result.bbbv_solved, "seconds": data["seconds"],
+            "bbbv_per_second": result.bbbv_per_second, "player": replay.player,
+            "program": replay.program,
+            "date": None if replay.date is None else replay.date.isoformat(),
+            "rules": replay.rules}
+
+
+def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None) -> None:
+    """The position before each risky click (and its picture), and the picture of the game."""
+    from msanalysis import svg
+    from msanalysis.analysis import analyze
+
+    stem = _replay_stem(path)
+    if pictures is not None:
+        (Path(pictures) / f"{stem}.svg").write_text(svg.replay(result))
+    for j in result.guesses:
+        name = f"{stem}-{j.index:04d}"
+        if positions is not None:
+            comment = (f"# {path.name}, action {j.index} at {j.time:.2f} s: {j.verdict.value} at "
+                       f"{j.cell[0]},{j.cell[1]} (mine chance {_percent_text(j.probability)}); "
+                       "the player's flags removed")
+            (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
+        if pictures is not None:
+            try:
+                analysis = analyze(j.position, time_limit=60.0)
+                analysis.probabilities
+            except AnalysisTooHard:
+                analysis = analyze(j.position, forced_only=True)
+            marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
+                                 and j.best_cell != analysis.best_guess else [])
+            (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
+
+
+def _replay_report(file: str, positions: str | None = None,
+                   pictures: str | None = None) -> dict:
+    """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error"}``.
+
+    Runs in worker processes too: every failure comes back as a message.
+    """
+    from msanalysis.play.judge import analyze_replay
+    from msanalysis.replay import load_replay
+
+    path = Path(file)
+    try:
+        result = analyze_replay(load_replay(path))
+        _write_guess_files(path, result, positions, pictures)
+    except FileNotFoundError as error:
+        return {"file": file, "error": f"no such file: {error.filename}"}
+    except IsADirectoryError:
+        return {"file": file, "error": f"is a directory, not a replay: {file}"}
+    except ModuleNotFoundError as error:
+        return {"file": file, "error": str(error)}
+    except (ValueError, OSError, AnalysisTooHard) as error:
+        message = str(error)
+        return {"file": file, "error": message if file in message else f"{file}: {message}"}
+    return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),
+            "row": _replay_row(path, result)}
+
+
+def _replay_reports(files: list[str], positions: str | None, pictures: str | None, jobs: int,
+                    dask: str | None) -> Iterator[dict]:
+    """Reports in the order of ``files``, from this process, local workers or a Dask cluster."""
+    if dask is not None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            fail("running on Dask needs the 'distributed' package: pip install 'msanalysis[dask]'")
+        client = Client(dask, timeout="10s")
+        futures = []
+        try:
+            futures = client.map(_replay_report, files, [positions] * len(files),
+                                 [pictures] * len(files), pure=False)
+            done: dict[str, dict] = {}
+            for future in as_completed(futures):
+                report = future.result()
+                done[report["file"]] = report
+                yield {"progress": True}
+            for file in files:
+                yield done[file]
+        finally:
+            client.cancel(futures)
+            client.close()
+        return
+    if jobs == 1 or len(files) == 1:
+        for file in files:
+            yield _replay_report(file, positions, pictures)
+        return
+    import multiprocessing
+    from functools import partial
+
+    with multiprocessing.Pool(min(jobs, len(files))) as pool:
+        yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures),
+                             files)
+
+
+@app.command("replay")
+def replay_command(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or .msreplay.jsonl.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per file.")] = False,
+    csv_file: Annotated[Optional[Path], typer.Option("--csv", help="Write one CSV row per replay to this file.")] = None,
+    positions: Annotated[Optional[Path], typer.Option("--positions", help="Write the position before each guess to this folder, as a file that analyze reads.")] = None,
+    svg: Annotated[Optional[Path], typer.Option("--svg", help="Draw each game, and the board at each guess, into this folder.")] = None,
+    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    dask: Annotated[Optional[str], typer.Option(help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the files.")] = None,
+) -> None:
+    """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    for folder in (positions, svg):
+        if folder is not None:
+            with user_errors():
+                folder.mkdir(parents=True, exist_ok=True)
+    names = [str(file) for file in files]
+    reports = _replay_reports(names, None if positions is None else str(positions),
+                              None if svg is None else str(svg), jobs, dask)
+    rows, failed = [], 0
+
+    def show(report: dict) -> None:
+        nonlocal failed
+        if "error" in report:
+            failed += 1
+            typer.echo(f"error: {report['error']}", err=True)
+            return
+        rows.append(report["row"])
+        if as_json:
+            print_json(report["json"])
+        else:
+            typer.echo(report["text"])
+
+    if len(names) > 1 and stdout_is_terminal() and not as_json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        finished = []
+        with Progress(TextColumn("replays"), BarColumn(), MofNCompleteColumn(),
+                      transient=True) as progress:
+            task = progress.add_task("replays", total=len(names))
+            for report in reports:
+                if report.get("progress"):
+                    progress.advance(task)
+                    continue
+                if dask is None:
+                    progress.advance(task)
+                finished.append(report)
+        for report in finished:
+            show(report)
+    else:
+        for report in reports:
+            if not report.get("progress"):
+                show(report)
+    if csv_file is not None:
+        import csv
+
+        with user_errors(), csv_file.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        typer.echo(f"wrote {csv_file} ({len(rows)} replay{'s' if len(rows) != 1 else ''})",
+                   err=True)
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

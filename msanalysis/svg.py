@@ -27,7 +27,7 @@ from msanalysis.errors import InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.reconstruction import NumberGrid, Reconstruction
 
-__all__ = ["Svg", "board", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
+__all__ = ["Svg", "board", "replay", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
 
 
 class Svg(str):
@@ -594,6 +594,106 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
                                               grid_width)
         total_width = max(total_width, legend_width)
         total_height += legend_height
+    return _document(canvas, total_width, total_height)
+
+
+def replay(analysis, *, size: float | None = None, coordinates: bool = True,
+           legend: bool = True) -> Svg:
+    """Draw a judged replay: the board at the end, each risky click numbered and coloured.
+
+    The guesses, needless guesses and blunders of ``analysis`` (a
+    :class:`~msanalysis.play.judge.ReplayAnalysis`) are numbered in the order they were made, filled
+    with the colour of the chance of a mine they had when clicked, and outlined by verdict:
+    purple a guess the position required, orange a needless guess, blue a blunder. A won board
+    shows every mine flagged, as the programs do; a lost one shows its mines.
+
+    Parameters
+    ----------
+    analysis : ReplayAnalysis
+    size : float, optional
+        Side of one cell in pixels (default :data:`DEFAULT_CELL_SIZE`).
+    coordinates : bool
+        Write column and row numbers around the grid.
+    legend : bool
+        Show the legend and a line with the survival probability under the grid.
+
+    Returns
+    -------
+    str
+        A standalone SVG document.
+
+    Examples
+    --------
+    >>> from msanalysis.board import Board
+    >>> from msanalysis.replay import Action, Replay
+    >>> from msanalysis.play.judge import analyze_replay
+    >>> game = Replay(Board.from_text("*..\\n..."),
+    ...               (Action("reveal", (0, 2)), Action("reveal", (1, 0))), rules="safe-cell")
+    >>> picture = replay(analyze_replay(game), size=20)
+    >>> picture.startswith("<svg") and ">1</text>" in picture
+    True
+
+    Notes
+    -----
+    O(width * height) time and output size.
+    """
+    final = analysis.final
+    layout = analysis.replay.board
+    states = np.array(final.states)
+    if analysis.status == "won":
+        states[(states == HIDDEN) & layout.mask] = FLAG
+    cell = float(DEFAULT_CELL_SIZE if size is None else size)
+    if not cell > 0 or math.isinf(cell):
+        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+    guesses = [j for j in analysis.judgements if j.verdict in ("guess", "needless", "blunder")]
+    scene = _Scene(final.height, final.width, states, None)
+    canvas = _Canvas(scene, cell, coordinates)
+    _draw_cells(canvas)
+    for judgement in guesses:
+        p = judgement.probability
+        canvas.rect(*judgement.cell, _FACE if p is None else probability_colour(float(p)))
+    # The marks go on top of the cells; a numbered cell shows its number instead of its own.
+    labelled = scene.states.copy()
+    for judgement in guesses:
+        labelled[judgement.cell] = 0
+    scene.states = labelled
+    _draw_marks(canvas)
+    scene.states = states
+    canvas.add(f'<g font-family={quoteattr(_FONT)} text-anchor="middle">')
+    for number, judgement in enumerate(guesses, start=1):
+        p = judgement.probability
+        ink = "#ffffff" if p is not None and _is_dark(probability_colour(float(p))) else "#000000"
+        label = str(number)
+        canvas.text(*judgement.cell, label, fill=ink, scale=0.62 if len(label) < 3 else 0.45,
+                    bold=True)
+    canvas.add('</g>')
+    if coordinates:
+        _draw_coordinates(canvas)
+    line = max(2.0, cell * 0.11)
+    outline = {"guess": _GUESS, "needless": _CLUE, "blunder": _HIGHLIGHT}
+    for judgement in guesses:
+        canvas.outline(*judgement.cell, outline[judgement.verdict], line)
+
+    grid_width = canvas.x(scene.width)
+    total_width, total_height = grid_width, canvas.y(scene.height)
+    if legend:
+        verdicts = {j.verdict for j in guesses}
+        items = [("ramp", "chance of a mine when clicked")] if guesses else []
+        items += [(kind, label) for verdict, kind, label in
+                  (("guess", "guess", "guess"), ("needless", "clue", "needless guess"),
+                   ("blunder", "highlight", "blunder")) if verdict in verdicts]
+        survival = analysis.survival
+        note = f"{len(guesses)} risky click{'s' if len(guesses) != 1 else ''}, {analysis.status}"
+        if survival is not None:
+            note += f"; survival {float(survival):.2%}"
+        legend_width, legend_height = _legend(canvas, items, note, grid_width)
+        total_width = max(total_width, legend_width)
+        total_height += legend_height
+    return _document(canvas, total_width, total_height)
+
+
+def _document(canvas: _Canvas, total_width: float, total_height: float) -> Svg:
+    """The SVG document of what ``canvas`` holds, sized to ``total_width x total_height``."""
     width, height = _num(math.ceil(total_width + 1)), _num(math.ceil(total_height + 1))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}">')
