@@ -29,6 +29,11 @@ _EXPORTS = {
     "autoplay": "play.autoplay",
     "make_strategy": "play.strategies",
     "PlaySpec": "play.bench",
+    "Replay": "replay",
+    "load_replay": "replay",
+    "save_replay": "replay",
+    "analyze_replay": "play.judge",
+    "ReplayAnalysis": "play.judge",
     "analyze": "analysis",
     "Analysis": "analysis",
     "explain": "sat",
@@ -53,10 +58,12 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.game import Game
     from msanalysis.play.autoplay import Move, autoplay
     from msanalysis.play.bench import PlaySpec
+    from msanalysis.play.judge import ReplayAnalysis, analyze_replay
     from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
     from msanalysis.play.strategies import make_strategy
     from msanalysis.position import Position
     from msanalysis.reconstruction import NumberGrid, Reconstruction, reconstruct
+    from msanalysis.replay import Replay, load_replay, save_replay
     from msanalysis.rules import DIFFICULTIES, FirstClick
     from msanalysis.sat import Explanation, explain
 

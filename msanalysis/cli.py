@@ -354,6 +354,7 @@ def play(
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    save_replays: Annotated[Optional[Path], typer.Option("--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that `replay` judges.")] = None,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench
@@ -368,6 +369,8 @@ def play(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
         spec.check()
+        if save_replays is not None:
+            save_replays.mkdir(parents=True, exist_ok=True)
         if stdout_is_terminal() and not as_json:
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                        TimeRemainingColumn)
@@ -377,9 +380,10 @@ def play(
             with Progress(*columns, transient=True) as progress:
                 task = progress.add_task(f"{spec.name} {spec.strategy}", total=games)
                 summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask,
+                                replays=save_replays,
                                 on_result=lambda _: progress.advance(task))
         else:
-            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask)
+            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays)
     if summary.interrupted:
         typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
     if as_json:

@@ -209,15 +209,20 @@ class Game:
         return self._cells(self._cascade(targets))
 
     def flag(self, cell: Cell) -> None:
-        """Put a flag on a hidden cell (no more flags than mines, as in the classic game)."""
+        """Put a flag on a hidden cell.
+
+        As in Windows Minesweeper, more flags than mines may be placed (the mine counter goes
+        below zero): real games, and so replays, do it.
+
+        Raises
+        ------
+        IllegalMove
+            If the cell is revealed or off the board, or the game is over.
+        """
         index = self._index(cell)
         self._require_playing()
         if self._revealed[index]:
             raise IllegalMove(f"cell {cell} is revealed and cannot be flagged")
-        if self._flagged[index]:
-            return
-        if self.flags_placed >= self.board.mine_count:
-            raise IllegalMove(f"all {self.board.mine_count} flags are already placed")
         self._flagged[index] = True
 
     def unflag(self, cell: Cell) -> None:

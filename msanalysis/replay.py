@@ -279,13 +279,7 @@ def apply_action(game: Game, action: Action) -> list[Cell]:
     if action.kind is ActionKind.UNFLAG:
         game.unflag(cell)
         return []
-    if game.status != "playing" or game.is_revealed(cell) or game.is_flagged(cell) \
-            or game.flags_placed < game.board.mine_count:
-        game.flag(cell)  # raises the game's own error for a finished game or a revealed cell
-    else:
-        # Game caps flags at the mine count as the classic counter suggests; a replay may hold
-        # more, and they must stay on the board to play the recorded chords back right.
-        game._flagged[game._index(cell)] = True
+    game.flag(cell)  # raises the game's own error for a finished game or a revealed cell
     return []
 
 

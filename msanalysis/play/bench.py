@@ -15,13 +15,15 @@ import statistics
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from msanalysis.board import Cell
 from msanalysis.game import Game
-from msanalysis.play.autoplay import autoplay
+from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
+from msanalysis.replay import ReplayRecorder, save_replay
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
 from msanalysis.errors import InvalidInput
 
@@ -102,10 +104,12 @@ class GameResult:
     guessed: tuple[Cell, ...] = ()
 
 
-def play_one(spec: PlaySpec, seed: int) -> GameResult:
+def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) -> GameResult:
     """Generate and play game ``seed`` of ``spec``.
 
-    The strategy's own randomness is seeded with the same seed.
+    The strategy's own randomness is seeded with the same seed. With ``replays``, the game is
+    also saved there as a replay (:func:`msanalysis.replay.save_replay`), named
+    :func:`replay_name`.
 
     Examples
     --------
@@ -117,16 +121,37 @@ def play_one(spec: PlaySpec, seed: int) -> GameResult:
     start = time.perf_counter()
     game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
                          first_click=spec.first_click, seed=seed), rules=spec.rules)
-    game.reveal(spec.first_click)
+    recorder = ReplayRecorder(game, player=spec.strategy) if replays is not None else None
+    (recorder.reveal if recorder is not None else game.reveal)(spec.first_click)
     guessed: list[Cell] = []
+
+    def on_move(move: Move) -> None:
+        if move.guess:
+            guessed.append(move.cell)
+        if recorder is not None:
+            recorder(move)
+
     played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)),
-                      on_move=lambda move: guessed.append(move.cell) if move.guess else None)
-    return GameResult(seed, played.won, played.guesses, time.perf_counter() - start,
-                      tuple(guessed))
+                      on_move=on_move)
+    seconds = time.perf_counter() - start
+    if recorder is not None and replays is not None:
+        save_replay(recorder.replay(), Path(replays) / replay_name(spec, seed))
+    return GameResult(seed, played.won, played.guesses, seconds, tuple(guessed))
 
 
-def _play_chunk(spec: PlaySpec, seeds: list[int]) -> list[GameResult]:
-    return [play_one(spec, seed) for seed in seeds]
+def replay_name(spec: PlaySpec, seed: int) -> str:
+    """The file name game ``seed`` of ``spec`` is saved under as a replay.
+
+    >>> replay_name(PlaySpec(30, 16, 99), 7)
+    '30x16-99-safe-cell-best-seed7.msreplay.jsonl'
+    """
+    return (f"{spec.width}x{spec.height}-{spec.mines}-{spec.rules}-{spec.strategy}-seed{seed}"
+            ".msreplay.jsonl")
+
+
+def _play_chunk(spec: PlaySpec, seeds: list[int],
+                replays: str | Path | None = None) -> list[GameResult]:
+    return [play_one(spec, seed, replays=replays) for seed in seeds]
 
 
 def _ignore_interrupts() -> None:
@@ -140,7 +165,8 @@ def _chunks(seeds: range, size: int) -> list[list[int]]:
 
 
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-              dask: str | object | None = None, chunk: int | None = None) -> Iterator[GameResult]:
+              dask: str | object | None = None, chunk: int | None = None,
+              replays: str | Path | None = None) -> Iterator[GameResult]:
     """Play games ``seed`` .. ``seed + games - 1``, yielding each result as it finishes.
 
     Parameters
@@ -157,6 +183,9 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     chunk : int, optional
         Games per task sent to a worker; by default small enough to keep every worker busy and
         the progress smooth, large enough that the dispatch costs little.
+    replays : str or Path, optional
+        A folder to save every game in as a replay (see :func:`play_one`); on Dask the workers
+        must see it.
 
     Yields
     ------
@@ -175,11 +204,11 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
         raise InvalidInput(f"--jobs must be at least 1, got {jobs}")
     seeds = range(seed, seed + games)
     if dask is not None:
-        yield from _run_dask(spec, seeds, dask, chunk)
+        yield from _run_dask(spec, seeds, dask, chunk, replays)
         return
     if jobs == 1:
         for s in seeds:
-            yield play_one(spec, s)
+            yield play_one(spec, s, replays=replays)
         return
     import multiprocessing
     from functools import partial
@@ -187,12 +216,13 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     size = chunk or max(1, min(50, games // (jobs * 20)))
     # Leaving the block terminates the workers, so an interrupted run stops at once.
     with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        for part in pool.imap_unordered(partial(_play_chunk, spec), _chunks(seeds, size)):
+        for part in pool.imap_unordered(partial(_play_chunk, spec, replays=replays),
+                                        _chunks(seeds, size)):
             yield from part
 
 
-def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
-              chunk: int | None) -> Iterator[GameResult]:
+def _run_dask(spec: PlaySpec, seeds: range, dask: str | object, chunk: int | None,
+              replays: str | Path | None) -> Iterator[GameResult]:
     try:
         from distributed import Client, as_completed
     except ImportError:
@@ -205,7 +235,8 @@ def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
         workers = max(1, sum(client.nthreads().values()))
         size = chunk or max(1, min(200, len(seeds) // (workers * 20)))
         parts = _chunks(seeds, size)
-        futures = client.map(_play_chunk, [spec] * len(parts), parts, pure=False)
+        futures = client.map(_play_chunk, [spec] * len(parts), parts,
+                             [replays] * len(parts), pure=False)
         for future in as_completed(futures):
             yield from future.result()
     finally:
@@ -359,13 +390,13 @@ class Summary:
 
 
 def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-          dask: str | object | None = None,
+          dask: str | object | None = None, replays: str | Path | None = None,
           on_result: Callable[[GameResult], None] | None = None) -> Summary:
     """Run games and summarise them; Ctrl-C stops the run and returns what finished so far.
 
     Parameters
     ----------
-    spec, games, seed, jobs, dask
+    spec, games, seed, jobs, dask, replays
         As for :func:`run_games`.
     on_result : callable, optional
         Called with each result as it arrives (for a progress bar).
@@ -388,7 +419,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     spec.check()
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
-    results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask)
+    results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask, replays=replays)
     try:
         for result in results:
             summary.add(result)
