@@ -22,6 +22,7 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
+from msanalysis.exact import decimal
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
@@ -251,7 +252,7 @@ class Analysis:
             "total_mines": self.position.total_mines,
             "exact": exact,
             "stopped": self.stopped,
-            "solutions": str(self.solutions) if exact else None,
+            "solutions": decimal(self.solutions) if exact else None,
             "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
             "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
             "probabilities": probabilities,

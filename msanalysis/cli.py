@@ -14,27 +14,68 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from msanalysis import text
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
+from msanalysis.exact import decimal, magnitude
 from msanalysis.formats import read_any
 from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
 
+EXIT_NO_ANSWER = 1
+"""Exit status when the input has no answer: no layout fits, an inconsistent position."""
+EXIT_BAD_INPUT = 2
+"""Exit status for input that cannot be used: a bad file, option or value."""
+EXIT_GAVE_UP = 3
+"""Exit status when the work stopped at a limit (time or size) before the whole answer."""
+
+# The parsing errors of typer's click (vendored or not), found without importing its internals.
+_ClickException = next(kind for kind in typer.BadParameter.__mro__
+                       if kind.__name__ == "ClickException")
+
+
+class _OneLineErrors(TyperGroup):
+    """The command group, with every usage error (a bad option value, a missing option, an
+    unknown command) printed as one ``error:`` line, exit status 2, like the commands' own."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except _ClickException as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
+                typer.echo(error.format_message())
+                sys.exit(0)
+            message = error.format_message()
+            context = getattr(error, "ctx", None)
+            if context is not None:
+                message += f" (see '{context.command_path} --help')"
+            typer.echo(f"error: {message}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
+
 app = typer.Typer(
     name="msanalysis",
+    cls=_OneLineErrors,
     help="Exact Minesweeper analysis: forced cells, probabilities, reconstruction, autoplay.",
+    epilog="Exit status: 0 answered; 1 no layout fits (an inconsistent position or grid); "
+           "2 unusable input (a bad file, option or value); 3 gave up at a limit (time or "
+           "size) before the whole answer; 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-
-EXIT_NO_ANSWER = 1
-EXIT_BAD_INPUT = 2
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -52,8 +93,10 @@ def user_errors() -> Iterator[None]:
     """
     try:
         yield
-    except (InconsistentPosition, AnalysisTooHard) as error:
+    except InconsistentPosition as error:
         fail(str(error), EXIT_NO_ANSWER)
+    except AnalysisTooHard as error:
+        fail(str(error), EXIT_GAVE_UP)
     except MsanalysisError as error:
         fail(str(error))
     except FileNotFoundError as error:
@@ -64,16 +107,13 @@ def user_errors() -> Iterator[None]:
         fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
 
 
-def parse_cell(text: str) -> tuple[int, int]:
+def parse_cell(text: str, option: str) -> tuple[int, int]:
     """Parse ``ROW,COL`` (0-based) for options such as ``--first-click`` and ``--explain``."""
     parts = text.replace(" ", "").split(",")
-    try:
-        row, col = (int(part) for part in parts)
-    except ValueError:
-        raise typer.BadParameter(f"expected ROW,COL such as 3,4, got {text!r}") from None
-    if row < 0 or col < 0:
-        raise typer.BadParameter(f"row and column count from 0, got {text!r}")
-    return row, col
+    if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
+        fail(f"{option} takes ROW,COL with rows and columns counted from 0, such as 3,4; "
+             f"got {text!r}")
+    return int(parts[0]), int(parts[1])
 
 
 def print_json(data: object) -> None:
@@ -155,7 +195,7 @@ def generate(
     with user_errors():
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
-        click = parse_cell(first_click) if first_click else default_first_click(rules)
+        click = parse_cell(first_click, "--first-click") if first_click else default_first_click(rules)
         board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
         if format is OutputFormat.mbf:
             data = board.to_mbf()
@@ -208,7 +248,7 @@ def analyze_command(
 
     if time_limit <= 0:
         fail(f"--time-limit must be positive, got {time_limit}")
-    cell = parse_cell(explain) if explain is not None else None
+    cell = parse_cell(explain, "--explain") if explain is not None else None
     with user_errors():
         position = Position.load(file, total_mines=mines)
         analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
@@ -229,7 +269,7 @@ def analyze_command(
         if analysis.exact:
             typer.echo("mine probability, % (S safe, M mine):")
             typer.echo(text.percent_grid(text.percent_rows(analysis, position)))
-            typer.echo(f"solutions: {analysis.solutions}")
+            typer.echo(f"solutions: {magnitude(analysis.solutions)}")
         typer.echo(f"forced safe: {text.cells_text(analysis.forced_safe)}")
         typer.echo(f"forced mines: {text.cells_text(analysis.forced_mines)}")
         typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
@@ -238,12 +278,12 @@ def analyze_command(
             typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
         if explanation is not None:
             typer.echo(f"explanation: {explanation}")
-    if svg is not None and analysis.exact:
+    if svg is not None:
         with user_errors():
             write_svg(analysis, svg)
     if not analysis.exact:
         fail(f"{analysis.stopped}; the forced cells above are exact, the probabilities are not "
-             "known", EXIT_NO_ANSWER)
+             "known", EXIT_GAVE_UP)
 
 
 # == reconstruction: reconstruct ==================================================================
@@ -287,7 +327,7 @@ def reconstruct_command(
     layout = result.first
     if as_json:
         print_json({"rule": result.rule, "width": result.width, "height": result.height,
-                    "solutions": result.count, "exhaustive": result.exhaustive,
+                    "solutions": decimal(result.count), "exhaustive": result.exhaustive,
                     "unique": result.unique,
                     "layout": layout.to_text().splitlines() if layout is not None else None,
                     "conflict": [list(cell) for cell in result.conflict]
@@ -302,6 +342,8 @@ def reconstruct_command(
                        + ", ".join(f"{row},{col}" for row, col in result.conflict))
     if layout is None:
         raise typer.Exit(EXIT_NO_ANSWER)
+    if result.timed_out:
+        raise typer.Exit(EXIT_GAVE_UP)
 
 
 # == no-guess: solvable ==========================================================================
@@ -318,7 +360,7 @@ def solvable(
 
     with user_errors():
         board = Board.load(board_file)
-        click = parse_cell(first_click) if first_click else default_first_click(rules)
+        click = parse_cell(first_click, "--first-click") if first_click else default_first_click(rules)
         result = solve_without_guessing(board, click, rules=rules)
     rows = text.position_rows(result.position)
     if as_json:
@@ -364,7 +406,7 @@ def play(
     if jobs < 1:
         fail(f"--jobs must be at least 1, got {jobs}")
     with user_errors():
-        click = parse_cell(first_click) if first_click else None
+        click = parse_cell(first_click, "--first-click") if first_click else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)

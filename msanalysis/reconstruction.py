@@ -296,6 +296,11 @@ class Reconstruction:
         self._limit = limit
 
     @property
+    def timed_out(self) -> bool:
+        """True when the search stopped at the time limit (not at ``limit``, not exhausted)."""
+        return not self.exhaustive and (self._limit is None or self.count < self._limit)
+
+    @property
     def unique(self) -> bool | None:
         """True if exactly one layout exists, False if none or several, None if not yet known."""
         if self.count >= 2:

@@ -12,10 +12,11 @@ from typing import Any
 import typer
 
 from msanalysis.board import Board, Cell
+from msanalysis.exact import magnitude
 from msanalysis.position import Position
 
 __all__ = ["render_grid", "position_rows", "board_rows", "marked_rows", "percent_rows",
-           "percent_grid", "cells_text", "layouts_summary"]
+           "percent_grid", "cells_text", "layouts_summary", "plural"]
 
 
 # Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
@@ -115,12 +116,25 @@ def percent_grid(rows: list[str]) -> str:
 
 def layouts_summary(result: Any) -> str:
     """One line: how many layouts, whether that is all of them, and uniqueness."""
-    if result.count == 0:
+    count = result.count
+    if count == 0:
         return "no layout fits these numbers"
     if result.exhaustive:
-        if result.count == 1:
+        if count == 1:
             return "1 layout, unique"
-        return f"{result.count} layouts, not unique; the first:"
-    stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
+        return f"{magnitude(count)} layouts, not unique; the first:"
+    stopped = "stopped at the time limit" if result.timed_out else "stopped at the limit"
     uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
-    return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
+    return (f"at least {magnitude(count)} {plural(count, 'layout')} ({stopped}), {uniqueness}; "
+            "the first:")
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``noun`` or its plural, as ``count`` asks (the number itself is not written).
+
+    >>> plural(1, "mine"), plural(2, "mine"), plural(0, "safe cell"), plural(3, "is", "are")
+    ('mine', 'mines', 'safe cells', 'are')
+    """
+    if count == 1:
+        return noun
+    return plural_form if plural_form is not None else noun + "s"

@@ -31,6 +31,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, neighbours
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.exact import fraction_text
 from msanalysis.game import Game
 from msanalysis.obvious import obvious_cells
 from msanalysis.play.autoplay import autoplay
@@ -125,7 +126,7 @@ def from_scratch(position: Position) -> Any:
 
 
 def _fraction_text(value: Fraction | None) -> str | None:
-    return None if value is None else f"{value.numerator}/{value.denominator}"
+    return None if value is None else fraction_text(value)
 
 
 class ReplayAnalysis:
