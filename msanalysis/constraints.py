@@ -208,10 +208,16 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     if position.total_mines is not None:
         remaining = position.total_mines - known_count
         if remaining < 0:
-            what = "shown mines" if ignore_flags else "flags and shown mines"
-            raise InconsistentPosition(
-                f"{known_count} {what}, more than the {position.total_mines} mines on the board",
-                uses_mine_count=True)
+            shown = int(np.count_nonzero(states == MINE))
+            if ignore_flags or shown > position.total_mines:
+                message = (f"{shown} shown mines, more than the {position.total_mines} mines on "
+                           "the board")
+            else:
+                message = (f"the flags outnumber the mines: {known_count - shown} flags and "
+                           f"{shown} shown mines, but {position.total_mines} mines on the board, so "
+                           "a flag is wrong (ignore the flags, --ignore-flags on the command line, to "
+                           "analyse the position without them)")
+            raise InconsistentPosition(message, uses_mine_count=True)
         if remaining > unknown_count:
             raise InconsistentPosition(
                 f"{remaining} mines left but only {unknown_count} unknown cells to hold them",

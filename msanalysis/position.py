@@ -38,7 +38,8 @@ MINE = -3
 
 _CHAR_TO_STATE = {"?": HIDDEN, "F": FLAG, "*": MINE, ".": 0, **{str(n): n for n in range(9)}}
 _STATE_TO_CHAR = {HIDDEN: "?", FLAG: "F", MINE: "*", 0: ".", **{n: str(n) for n in range(1, 9)}}
-_MINE_HEADER = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*x\s*(\d+)\s*$")
+_MINE_HEADER = re.compile(r"^\s*([0-9]+)\s*x\s*([0-9]+)\s*x\s*([0-9]+)\s*$")
+_HEADER = re.compile(r"^mines\s*:\s*([0-9]+)$", re.IGNORECASE)
 
 
 class Position:
@@ -98,7 +99,9 @@ class Position:
         ------
         ParseError
             Naming the line and column of ragged rows, unknown characters, numbers above 8, a bad
-            header, an empty input, or more flags and shown mines than the mine count.
+            or repeated header, an empty input, or more shown mines than the mine count. (More
+            flags than mines is a position: a flag is wrong, which the analysis reports, or
+            flags are ignored.)
 
         Examples
         --------
@@ -106,6 +109,7 @@ class Position:
         frozenset({(0, 1)})
         """
         header_mines = None
+        header_line = None
         rows: list[list[int]] = []
         width = None
         lines = text.splitlines()
@@ -117,14 +121,14 @@ class Position:
             if line.lower().startswith("mines"):
                 if rows:
                     raise ParseError("the 'mines:' header must come before the rows", line=number)
-                _, _, value = line.partition(":")
-                try:
-                    header_mines = int(value.strip())
-                except ValueError:
-                    raise ParseError(f"bad header {line!r}: expected 'mines: N'", line=number) \
-                        from None
-                if header_mines < 0:
-                    raise ParseError("the mine count cannot be negative", line=number)
+                if header_line is not None:
+                    raise ParseError(f"a second 'mines:' header (the first is on line "
+                                     f"{header_line})", line=number)
+                header = _HEADER.match(line)
+                if header is None:
+                    raise ParseError(f"bad header {line!r}: expected 'mines: N' with N in "
+                                     "digits 0-9", line=number)
+                header_mines, header_line = int(header.group(1)), number
                 continue
             row = []
             for column, char in enumerate(line, start=1):
@@ -153,10 +157,9 @@ class Position:
                 raise ParseError(f"the mine count cannot be negative, got {mines}")
             if mines > states.size:
                 raise ParseError(f"{mines} mines do not fit on {states.size} cells")
-            marked = int(np.count_nonzero((states == FLAG) | (states == MINE)))
-            if marked > mines:
-                raise ParseError(f"{marked} flags and shown mines, more than the {mines} mines "
-                                 "on the board")
+            shown = int(np.count_nonzero(states == MINE))
+            if shown > mines:
+                raise ParseError(f"{shown} shown mines, more than the {mines} mines on the board")
         return cls(states, mines)
 
     def to_text(self) -> str:
@@ -201,7 +204,7 @@ class Position:
                     row.append(HIDDEN)
                 elif char in "Ff":
                     row.append(FLAG)
-                elif char.isdigit() and int(char) <= 8:
+                elif char in "012345678":  # ASCII only: str.isdigit takes any script's digits
                     row.append(int(char))
                 else:
                     reason = ("a number above 8 cannot appear in a position" if char == "9" else
@@ -213,11 +216,8 @@ class Position:
         mines = mines if total_mines is None else total_mines
         if mines < 0:
             raise ParseError(f"the mine count cannot be negative, got {mines}")
-        flags = sum(row.count(FLAG) for row in rows)
         if mines > width * height:
             raise ParseError(f"{mines} mines do not fit on {width * height} cells", line=1)
-        if flags > mines:
-            raise ParseError(f"{flags} flags, more than the {mines} mines on the board")
         return cls(rows, mines)
 
     @classmethod

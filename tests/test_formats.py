@@ -57,7 +57,8 @@ def test_mine_format_loads_by_extension_and_by_header(tmp_path):
     ("3x2x1\nHHH\nHXH\n", 3, "unknown character 'X'"),
     ("3x1x1\nHHH\nHHH\n", 3, "more than the 1 rows"),
     ("3x2x1\nHHH\n", None, "the file has 1"),
-    ("3x1x1\nFFH\n", None, "2 flags"),
+    ("3x1x1\nH\u0663H\n", 2, "unknown character"),   # an Arabic-Indic three is no clue
+    ("3x1x\u0663\nHHH\n", 1, "expected WxHxM"),
 ])
 def test_bad_mine_files(tmp_path, text, line, fragment):
     path = tmp_path / "bad.mine"
@@ -92,3 +93,9 @@ def test_a_negative_mine_count_override_is_refused(tmp_path):
         Position.load(path, total_mines=-1)
     with pytest.raises(ParseError, match="cannot be negative"):
         Position.from_text("??", total_mines=-3)
+
+
+def test_a_mine_file_may_hold_more_flags_than_mines(tmp_path):
+    path = tmp_path / "over.mine"
+    path.write_text("3x1x1\nFFH\n")
+    assert Position.load(path).flags == {(0, 0), (0, 1)}
