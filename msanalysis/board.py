@@ -14,12 +14,36 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["Board", "Cell", "neighbours", "neighbour_counts", "decode_text"]
+__all__ = ["Board", "Cell", "MAX_CELLS", "check_size", "neighbours", "neighbour_counts"]
 
 Cell = tuple[int, int]
 
 _OFFSETS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+MAX_CELLS = 10_000_000
+"""The most cells a board or position may have: a 3,162 x 3,162 square. A game keeps a few bytes
+per cell, an analysis a few hundred per unknown cell; past this the toolkit refuses a size
+instead of running out of memory."""
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a board size that is not positive or that cannot be held (see :data:`MAX_CELLS`).
+
+    Examples
+    --------
+    >>> check_size(30, 16)
+    >>> check_size(100_000, 100_000)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a board of 100000x100000 has 10000000000 cells; at most 10000000 can be held
+    """
+    if width <= 0 or height <= 0:
+        raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
+    if width * height > MAX_CELLS:
+        raise InvalidInput(f"a board of {width}x{height} has {width * height} cells; at most "
+                           f"{MAX_CELLS} can be held")
 
 
 def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
@@ -71,21 +95,6 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
     return total
 
 
-def decode_text(data: bytes) -> str | None:
-    """The bytes as text when they are printable UTF-8 text, else None (binary data, like MBF).
-
-    Examples
-    --------
-    >>> decode_text(b"*.\\n.."), decode_text(bytes([2, 1, 0, 1, 1, 0]))
-    ('*.\\n..', None)
-    """
-    try:
-        text = data.decode()
-    except UnicodeDecodeError:
-        return None
-    return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None
-
-
 class Board:
     """An immutable mine layout.
 
@@ -124,8 +133,7 @@ class Board:
         >>> Board.from_cells(2, 3, [(0, 2)]).to_text()
         '..*\\n...'
         """
-        if height <= 0 or width <= 0:
-            raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
+        check_size(width, height)
         mask = np.zeros((height, width), dtype=bool)
         for row, col in mines:
             if not (0 <= row < height and 0 <= col < width):
@@ -242,7 +250,7 @@ class Board:
             When the file cannot be read.
         """
         path = Path(path)
-        data = path.read_bytes()
+        data = read_bytes(path)
         text = None if path.suffix.lower() == ".mbf" else decode_text(data)
         try:
             return cls.from_mbf(data) if text is None else cls.from_text(text)

@@ -8,6 +8,7 @@ answer), never a traceback. The library itself never prints; only this module do
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
 from collections.abc import Iterator
@@ -20,12 +21,13 @@ import typer
 from typer.core import TyperGroup
 
 from msanalysis import text
-from msanalysis.board import Board
+from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.exact import decimal, magnitude
 from msanalysis.formats import read_any
 from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
+from msanalysis.sat import Explanation
 
 EXIT_NO_ANSWER = 1
 """Exit status when the input has no answer: no layout fits, an inconsistent position."""
@@ -116,6 +118,28 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+def check_time_limit(seconds: float) -> None:
+    """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1)."""
+    if not (math.isfinite(seconds) and seconds > 0):
+        fail(f"--time-limit takes a positive number of seconds, got {seconds}")
+
+
+def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
+    """The explanation of a forced cell, or in words why there is none: the cell is not forced.
+
+    A cell off the board, revealed or flagged is unusable input and fails.
+    """
+    height, width = analysis.position.shape
+    if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+        fail(f"--explain {cell[0]},{cell[1]} is off the {width}x{height} board")
+    if cell not in analysis.forced_safe and cell not in analysis.forced_mines \
+            and cell in analysis.constraints.unknown:
+        return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
+                "in others")
+    with user_errors():
+        return analysis.explain(cell)
+
+
 def print_json(data: object) -> None:
     typer.echo(json.dumps(data))
 
@@ -160,9 +184,10 @@ def show(
         if isinstance(item, Board):
             typer.echo(draw_grid(text.board_rows(item)))
             metrics = _board_metrics(item)
-            typer.echo(f"{metrics['width']}x{metrics['height']}, {metrics['mines']} mines, "
-                       f"{metrics['openings']} openings, {metrics['islands']} islands, "
-                       f"3BV {metrics['bbbv']}")
+            typer.echo(f"{metrics['width']}x{metrics['height']}, "
+                       f"{text.quantity(metrics['mines'], 'mine')}, "
+                       f"{text.quantity(metrics['openings'], 'opening')}, "
+                       f"{text.quantity(metrics['islands'], 'island')}, 3BV {metrics['bbbv']}")
         else:
             typer.echo(draw_grid(text.position_rows(item)))
             mines = "unknown" if item.total_mines is None else item.total_mines
@@ -246,16 +271,24 @@ def analyze_command(
     """Forced cells, exact mine probabilities and the number of layouts of a position."""
     from msanalysis.analysis import analyze
 
-    if time_limit <= 0:
-        fail(f"--time-limit must be positive, got {time_limit}")
+    check_time_limit(time_limit)
     cell = parse_cell(explain, "--explain") if explain is not None else None
     with user_errors():
-        position = Position.load(file, total_mines=mines)
+        item = read_any(file)
+        if isinstance(item, Board):
+            fail(f"{file} is a board (a mine layout), not a position: 'show' and 'metrics' read "
+                 "boards, 'solvable' plays one")
+        position = item if mines is None else item.with_total_mines(mines)
         analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
-        explanation = analysis.explain(cell) if cell is not None else None
+        explanation: Explanation | str | None = None
+        if cell is not None:
+            explanation = explain_or_why_not(analysis, cell)
     if as_json:
         data = analysis.to_dict()
-        if explanation is not None:
+        if isinstance(explanation, str):
+            data["explanation"] = {"cell": list(cell), "verdict": None, "clues": [],
+                                   "uses_mine_count": False, "reason": explanation}
+        elif explanation is not None:
             data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
                                    "clues": [list(c) for c in explanation.clues],
                                    "uses_mine_count": explanation.uses_mine_count}
@@ -315,8 +348,7 @@ def reconstruct_command(
         fail("give either --limit N or --all, not both")
     if limit is not None and limit < 1:
         fail(f"--limit must be at least 1, got {limit}")
-    if time_limit <= 0:
-        fail(f"--time-limit must be positive, got {time_limit}")
+    check_time_limit(time_limit)
     with user_errors():
         if str(file) == "-":
             grid = NumberGrid.from_text(sys.stdin.read(), rule=rule.value)
@@ -336,7 +368,7 @@ def reconstruct_command(
         typer.echo(f"{result.rule} {result.width}x{result.height}: {text.layouts_summary(result)}")
         if layout is not None:
             typer.echo(draw_grid(layout.to_text().splitlines()))
-            typer.echo(f"{layout.mine_count} mines")
+            typer.echo(text.quantity(layout.mine_count, "mine"))
         if result.conflict is not None:
             typer.echo("these clues cannot all hold: "
                        + ", ".join(f"{row},{col}" for row, col in result.conflict))
@@ -433,8 +465,10 @@ def play(
     else:
         row, col = spec.first_click
         last = seed + summary.planned - 1
-        typer.echo(f"{spec.name} {spec.width}x{spec.height}/{spec.mines}, rules {spec.rules}, "
-                   f"first click {row},{col}, strategy {spec.strategy}, seeds {seed}-{last}")
+        size = f"{spec.width}x{spec.height}/{spec.mines}"
+        name = size if spec.name == size else f"{spec.name} {size}"
+        typer.echo(f"{name}, rules {spec.rules}, first click {row},{col}, strategy "
+                   f"{spec.strategy}, seeds {seed}-{last}")
         for label, value in summary.table():
             typer.echo(f"  {label:<14} {value}")
     if summary.interrupted:

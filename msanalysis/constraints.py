@@ -209,14 +209,17 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
         remaining = position.total_mines - known_count
         if remaining < 0:
             shown = int(np.count_nonzero(states == MINE))
-            if ignore_flags or shown > position.total_mines:
-                message = (f"{shown} shown mines, more than the {position.total_mines} mines on "
-                           "the board")
+            total = position.total_mines
+            mines = f"{total} mine{'s' if total != 1 else ''}"
+            if ignore_flags or shown > total:
+                message = f"{shown} shown mines, more than the {mines} on the board"
             else:
-                message = (f"the flags outnumber the mines: {known_count - shown} flags and "
-                           f"{shown} shown mines, but {position.total_mines} mines on the board, so "
-                           "a flag is wrong (ignore the flags, --ignore-flags on the command line, to "
-                           "analyse the position without them)")
+                flags = known_count - shown
+                message = (f"the flags outnumber the mines: {flags} flag{'s' if flags != 1 else ''}"
+                           + (f" and {shown} shown mine{'s' if shown != 1 else ''}" if shown else "")
+                           + f" for {mines} on the board, so a flag is wrong (ignore the flags, "
+                           "--ignore-flags on the command line, to analyse the position without "
+                           "them)")
             raise InconsistentPosition(message, uses_mine_count=True)
         if remaining > unknown_count:
             raise InconsistentPosition(

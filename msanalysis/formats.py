@@ -11,20 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from msanalysis.board import Board, decode_text
-from msanalysis.errors import ParseError
+from msanalysis.board import Board
+from msanalysis.files import decode_text, read_bytes
 from msanalysis.position import Position
 
-__all__ = ["read_any", "read_text"]
-
-
-def read_text(path: str | Path) -> str:
-    """The text of a file; a file that is not UTF-8 text is a ParseError naming it."""
-    try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise ParseError("not a text file (expected rows of cell characters)",
-                         source=str(path)) from None
+__all__ = ["read_any"]
 
 
 def read_any(path: str | Path) -> Board | Position:
@@ -43,7 +34,7 @@ def read_any(path: str | Path) -> Board | Position:
     Board.from_text('*.\\n..')
     """
     path = Path(path)
-    text = None if path.suffix.lower() == ".mbf" else decode_text(path.read_bytes())
+    text = None if path.suffix.lower() == ".mbf" else decode_text(read_bytes(path))
     if text is None:
         return Board.load(path)
     rows = [line.strip() for line in text.splitlines()

@@ -26,6 +26,7 @@ import numpy as np
 
 from msanalysis.board import Cell
 from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import read_text
 
 __all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
 
@@ -234,11 +235,7 @@ class Position:
             When the file cannot be read.
         """
         path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise ParseError("not a text file (expected rows of cell characters)",
-                             source=str(path)) from None
+        text = read_text(path)
         first = next((line for line in text.splitlines() if line.strip()), "")
         try:
             if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):

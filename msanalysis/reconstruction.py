@@ -23,7 +23,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import AnalysisTooHard, InvalidInput, ParseError
-from msanalysis.formats import read_text
+from msanalysis.files import read_text
 
 __all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
 

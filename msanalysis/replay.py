@@ -46,6 +46,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell
 from msanalysis.errors import ParseError
+from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import RULES
@@ -627,7 +628,7 @@ def load_replay(path: str | Path) -> Replay:
     kind = path.suffix.lower().lstrip(".")
     if kind in _PROGRAMS:
         return _read_toollib(path, kind, source)
-    data = path.read_bytes()
+    data = read_bytes(path)
     if kind == "jsonl" or data.lstrip()[:1] == b"{":
         return _read_ours(data, source)
     raise ReplayError(f"unknown replay format {path.suffix or '(no extension)'!r}: expected "

@@ -24,7 +24,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
+from msanalysis.board import Board, Cell, check_size
 from msanalysis.errors import InvalidInput
 
 __all__ = ["DIFFICULTIES", "FirstClick", "RULES", "board_size", "default_first_click",
@@ -87,8 +87,7 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
         mines = base_mines if mines is None else mines
     if width is None or height is None or mines is None:
         raise InvalidInput("give a difficulty, or all of width, height and mines")
-    if width <= 0 or height <= 0:
-        raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
+    check_size(width, height)
     if mines < 0:
         raise InvalidInput(f"the mine count cannot be negative, got {mines}")
     return width, height, mines

@@ -16,7 +16,7 @@ from msanalysis.exact import magnitude
 from msanalysis.position import Position
 
 __all__ = ["render_grid", "position_rows", "board_rows", "marked_rows", "percent_rows",
-           "percent_grid", "cells_text", "layouts_summary", "plural"]
+           "percent_grid", "cells_text", "layouts_summary", "plural", "quantity"]
 
 
 # Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
@@ -127,6 +127,15 @@ def layouts_summary(result: Any) -> str:
     uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
     return (f"at least {magnitude(count)} {plural(count, 'layout')} ({stopped}), {uniqueness}; "
             "the first:")
+
+
+def quantity(count: int, noun: str, plural_form: str | None = None) -> str:
+    """The count and the noun, singular or plural as the count asks.
+
+    >>> quantity(1, "mine"), quantity(10, "mine"), quantity(1, "safe cell")
+    ('1 mine', '10 mines', '1 safe cell')
+    """
+    return f"{count} {plural(count, noun, plural_form)}"
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

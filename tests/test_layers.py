@@ -21,7 +21,8 @@ LAYERS = {
     "play": 2,     # strategies, whole games, guess-free boards, replays
     "faces": 3,    # rendering and interaction
 }
-MODEL = {"errors", "board", "position", "rules", "game", "formats", "replay", "_toollib"}
+MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
+         "_toollib"}
 ENGINE = {"constraints", "sat", "counting", "analysis", "obvious", "reconstruction", "tracker",
           "puzzle"}
 FACES = {"text", "svg", "cli", "explorer"}
