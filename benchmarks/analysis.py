@@ -31,10 +31,10 @@ from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from msanalysis.analysis import analyze  # noqa: E402
-from msanalysis.constraints import build  # noqa: E402
-from msanalysis.game import Game  # noqa: E402
-from msanalysis.position import Position  # noqa: E402
+from msanalysis.analysis import analyze
+from msanalysis.constraints import build
+from msanalysis.game import Game
+from msanalysis.position import Position
 
 
 def played_positions(width: int, height: int, mines: int, *, games: int, per_game: int,

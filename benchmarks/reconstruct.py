@@ -24,8 +24,8 @@ import statistics
 import time
 
 import numpy as np
-
 from seed003_backtrack import backtrack
+
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
 from msanalysis.rules import generate

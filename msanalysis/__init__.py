@@ -43,13 +43,43 @@ _EXPORTS = {
     "AnalysisTooHard": "errors",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "DIFFICULTIES",
+    "Analysis",
+    "AnalysisTooHard",
+    "Board",
+    "Explanation",
+    "FirstClick",
+    "Game",
+    "IllegalMove",
+    "InconsistentPosition",
+    "Move",
+    "MsanalysisError",
+    "NumberGrid",
+    "ParseError",
+    "PlaySpec",
+    "Position",
+    "Reconstruction",
+    "analyze",
+    "autoplay",
+    "explain",
+    "generate",
+    "generate_no_guess",
+    "make_strategy",
+    "reconstruct",
+    "solve_without_guessing",
+]
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.analysis import Analysis, analyze
     from msanalysis.board import Board
-    from msanalysis.errors import (AnalysisTooHard, IllegalMove, InconsistentPosition,
-                                   MsanalysisError, ParseError)
+    from msanalysis.errors import (
+        AnalysisTooHard,
+        IllegalMove,
+        InconsistentPosition,
+        MsanalysisError,
+        ParseError,
+    )
     from msanalysis.game import Game
     from msanalysis.play.autoplay import Move, autoplay
     from msanalysis.play.bench import PlaySpec

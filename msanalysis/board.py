@@ -15,7 +15,7 @@ import numpy as np
 
 from msanalysis.errors import ParseError
 
-__all__ = ["Board", "Cell", "neighbours", "neighbour_counts", "decode_text"]
+__all__ = ["Board", "Cell", "decode_text", "neighbour_counts", "neighbours"]
 
 Cell = tuple[int, int]
 

@@ -20,7 +20,7 @@ from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Clue", "Box", "Component", "Constraints", "build", "settle"]
+__all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 # _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row

@@ -20,7 +20,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
@@ -31,8 +31,16 @@ from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
-__all__ = ["Problem", "ComponentCount", "Joined", "Count", "count_component", "join", "count",
-           "together"]
+__all__ = [
+    "ComponentCount",
+    "Count",
+    "Joined",
+    "Problem",
+    "count",
+    "count_component",
+    "join",
+    "together",
+]
 
 _SINGLE_BAG_BOXES = 10
 """Problems with at most this many open boxes are enumerated in one bag: a decomposition costs

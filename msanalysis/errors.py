@@ -9,8 +9,13 @@ work on it would exceed the bound the caller set.
 
 from __future__ import annotations
 
-__all__ = ["MsanalysisError", "ParseError", "InconsistentPosition", "IllegalMove",
-           "AnalysisTooHard"]
+__all__ = [
+    "AnalysisTooHard",
+    "IllegalMove",
+    "InconsistentPosition",
+    "MsanalysisError",
+    "ParseError",
+]
 
 
 class MsanalysisError(Exception):

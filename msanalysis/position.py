@@ -27,7 +27,7 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.errors import ParseError
 
-__all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
+__all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
 HIDDEN = -1
 """Cell state of a covered cell."""

@@ -25,7 +25,7 @@ from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import AnalysisTooHard, ParseError
 from msanalysis.formats import read_text
 
-__all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
+__all__ = ["ENGINES", "RULES", "NumberGrid", "Reconstruction", "reconstruct"]
 
 RULES = ("classic", "mosaic")
 """Rule names: what a number counts (the 8 neighbours, or the 3x3 block including the cell)."""

@@ -26,8 +26,15 @@ import numpy as np
 
 from msanalysis.board import Board, Cell
 
-__all__ = ["DIFFICULTIES", "FirstClick", "RULES", "board_size", "default_first_click",
-           "generate", "windows_xp_move"]
+__all__ = [
+    "DIFFICULTIES",
+    "RULES",
+    "FirstClick",
+    "board_size",
+    "default_first_click",
+    "generate",
+    "windows_xp_move",
+]
 
 DIFFICULTIES: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),

@@ -14,7 +14,7 @@ from msanalysis import Analysis, analyze
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
-from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.position import HIDDEN, Position
 from msanalysis.sat import forced_cells
 from reference import enumerate_layouts, game_positions
 

@@ -6,8 +6,8 @@ so every mark's position tells which cell it belongs to.
 
 import subprocess
 import sys
-from pathlib import Path
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest

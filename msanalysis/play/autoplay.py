@@ -19,7 +19,7 @@ from msanalysis.board import Cell
 from msanalysis.game import Game
 from msanalysis.position import Position
 
-__all__ = ["MoveKind", "Move", "Strategy", "Played", "autoplay"]
+__all__ = ["Move", "MoveKind", "Played", "Strategy", "autoplay"]
 
 
 class MoveKind(StrEnum):

@@ -24,8 +24,17 @@ from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
 
-__all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
-           "run_games", "bench", "paired"]
+__all__ = [
+    "GameResult",
+    "Paired",
+    "PlaySpec",
+    "Summary",
+    "bench",
+    "paired",
+    "play_one",
+    "run_games",
+    "wilson_interval",
+]
 
 _Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 

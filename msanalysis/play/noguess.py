@@ -20,7 +20,7 @@ from msanalysis.position import Position
 from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
 
-__all__ = ["NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
+__all__ = ["NoGuessResult", "generate", "generate_no_guess", "solve_without_guessing"]
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from msanalysis.board import Cell, neighbours
 from msanalysis.counting import ComponentCount, Problem, count_component, join, together
 from msanalysis.errors import InconsistentPosition
 
-__all__ = ["Outlook", "Outcome"]
+__all__ = ["Outcome", "Outlook"]
 
 
 class Outlook:
