@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps({
             "description": "Win rates of msanalysis strategies (benchmarks/winrate.py)",
-            "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "updated": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                         "platform": platform.platform()},
             "rows": merged,

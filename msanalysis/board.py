@@ -105,7 +105,7 @@ class Board:
     (2, 0, 2)
     """
 
-    __slots__ = ("_mask", "__dict__")
+    __slots__ = ("__dict__", "_mask")
 
     def __init__(self, mines: np.ndarray | Iterable[Iterable[bool]]) -> None:
         mask = np.array(mines, dtype=bool)
@@ -116,7 +116,7 @@ class Board:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> "Board":
+    def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> Board:
         """Build a board of ``height x width`` with mines on the given cells.
 
         Examples
@@ -134,7 +134,7 @@ class Board:
         return cls(mask)
 
     @classmethod
-    def from_text(cls, text: str) -> "Board":
+    def from_text(cls, text: str) -> Board:
         """Parse a layout: rows of ``*`` (mine) and ``.`` (free); ``#`` lines are comments.
 
         Raises
@@ -175,7 +175,7 @@ class Board:
         return "\n".join("".join("*" if m else "." for m in row) for row in self._mask.tolist())
 
     @classmethod
-    def from_mbf(cls, data: bytes) -> "Board":
+    def from_mbf(cls, data: bytes) -> Board:
         """Decode an MBF board: byte 0 the width, byte 1 the height, bytes 2-3 the mine count
         big-endian, then one ``(x, y)`` byte pair per mine (x the column, y the row).
 
@@ -231,7 +231,7 @@ class Board:
         return bytes([self.width, self.height]) + self.mine_count.to_bytes(2, "big") + body
 
     @classmethod
-    def load(cls, path: str | Path) -> "Board":
+    def load(cls, path: str | Path) -> Board:
         """Read a layout file: MBF (by the extension ``.mbf``, or binary content) or layout text.
 
         Raises

@@ -91,7 +91,7 @@ class Problem:
         return [len(box) for box in self.boxes]
 
     @classmethod
-    def of_component(cls, constraints: Constraints, component: Component) -> "Problem":
+    def of_component(cls, constraints: Constraints, component: Component) -> Problem:
         """The problem of one component of a position (boxes in ``component.box_ids`` order)."""
         local = {j: i for i, j in enumerate(component.box_ids)}
         clues = [constraints.clues[i] for i in component.clue_ids]
@@ -100,7 +100,7 @@ class Problem:
                    tuple(clue.mines for clue in clues), component.clues)
 
     @classmethod
-    def from_clues(cls, clues: Iterable[tuple[Cell, int, Sequence[Cell]]]) -> "Problem":
+    def from_clues(cls, clues: Iterable[tuple[Cell, int, Sequence[Cell]]]) -> Problem:
         """The problem of clues given as ``(where, mines needed, unknown cells)``.
 
         Cells touching the same clues form a box; boxes are numbered in the order their first
@@ -119,14 +119,14 @@ class Problem:
         return cls(boxes, tuple(tuple(sorted({box_of[c] for c in cells})) for _, _, cells in clues),
                    tuple(need for _, need, _ in clues), tuple(at for at, _, _ in clues))
 
-    def with_need(self, clue: int, need: int) -> "Problem":
+    def with_need(self, clue: int, need: int) -> Problem:
         """The same problem with clue ``clue`` needing ``need`` mines."""
         needs = list(self.needs)
         needs[clue] = need
         return replace(self, needs=tuple(needs))
 
     def fixing(self, *, mines: Iterable[Cell] = (), safe: Iterable[Cell] = ()
-               ) -> tuple["Problem", int]:
+               ) -> tuple[Problem, int]:
         """The problem left when the given cells are known: ``(problem, mines fixed in it)``.
 
         Fixed cells leave their boxes (a box left empty goes), and each clue needs the fixed
@@ -219,7 +219,7 @@ class ComponentCount:
         """All layouts of the component, whatever their number of mines."""
         return sum(self.layouts)
 
-    def shifted(self, mines: int) -> "ComponentCount":
+    def shifted(self, mines: int) -> ComponentCount:
         """The same count with ``mines`` more in every layout (mines fixed outside the problem).
         """
         return ComponentCount(self.offset + mines, self.layouts, self.box_mines)

@@ -58,7 +58,7 @@ class ParseError(MsanalysisError, ValueError):
             where.append(f"column {self.column}")
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
-    def in_file(self, source: str) -> "ParseError":
+    def in_file(self, source: str) -> ParseError:
         """Return the same error, located in the file ``source``."""
         return ParseError(self.reason, line=self.line, column=self.column, source=source)
 

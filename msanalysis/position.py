@@ -65,7 +65,7 @@ class Position:
     True
     """
 
-    __slots__ = ("_states", "_total_mines", "__dict__")
+    __slots__ = ("__dict__", "_states", "_total_mines")
 
     def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
         array = np.array(states, dtype=np.int8)
@@ -85,7 +85,7 @@ class Position:
 
     # -- text -----------------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, total_mines: int | None = None) -> "Position":
+    def from_text(cls, text: str, *, total_mines: int | None = None) -> Position:
         """Parse the canonical text form.
 
         Parameters
@@ -167,7 +167,7 @@ class Position:
         return f"mines: {self._total_mines}\n{body}"
 
     @classmethod
-    def from_mine(cls, text: str, *, total_mines: int | None = None) -> "Position":
+    def from_mine(cls, text: str, *, total_mines: int | None = None) -> Position:
         """Parse a JSMinesweeper ``.mine`` position: ``WxHxM``, then rows of ``H``, ``F``, digits.
 
         Examples
@@ -221,7 +221,7 @@ class Position:
         return cls(rows, mines)
 
     @classmethod
-    def load(cls, path: str | Path, *, total_mines: int | None = None) -> "Position":
+    def load(cls, path: str | Path, *, total_mines: int | None = None) -> Position:
         """Read a position file: canonical text, or a JSMinesweeper ``.mine`` file.
 
         The format is chosen by the extension ``.mine`` or by a ``WxHxM`` first line.
@@ -273,7 +273,7 @@ class Position:
     def total_mines(self) -> int | None:
         return self._total_mines
 
-    def with_total_mines(self, total_mines: int | None) -> "Position":
+    def with_total_mines(self, total_mines: int | None) -> Position:
         """A copy of this position with another total mine count."""
         return Position(self._states, total_mines)
 

@@ -95,7 +95,7 @@ class NumberGrid:
     '110\\n110'
     """
 
-    __slots__ = ("_clues", "_rule", "__dict__")
+    __slots__ = ("__dict__", "_clues", "_rule")
 
     def __init__(self, clues: np.ndarray | Iterable[Iterable[int | None]], *,
                  rule: str = "classic") -> None:
@@ -119,7 +119,7 @@ class NumberGrid:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, rule: str = "classic") -> "NumberGrid":
+    def from_text(cls, text: str, *, rule: str = "classic") -> NumberGrid:
         """Parse rows of digits, ``?`` for an unknown clue; ``#`` lines are comments.
 
         Raises
@@ -170,13 +170,13 @@ class NumberGrid:
         return cls(array, rule=rule)
 
     @classmethod
-    def from_board(cls, board: Board, *, rule: str = "classic") -> "NumberGrid":
+    def from_board(cls, board: Board, *, rule: str = "classic") -> NumberGrid:
         """The grid a layout shows when every cell is uncovered (mine cells included)."""
         _check_rule(rule)
         return cls(_counts(board.mask, rule), rule=rule)
 
     @classmethod
-    def load(cls, path: str | Path, *, rule: str = "classic") -> "NumberGrid":
+    def load(cls, path: str | Path, *, rule: str = "classic") -> NumberGrid:
         """Read a number grid file; parse errors name the file, line and column."""
         text = read_text(path)
         try:
@@ -189,7 +189,7 @@ class NumberGrid:
         return "\n".join("".join("?" if v == UNKNOWN else str(v) for v in row)
                          for row in self._clues.tolist())
 
-    def with_unknown(self, cells: Iterable[Cell]) -> "NumberGrid":
+    def with_unknown(self, cells: Iterable[Cell]) -> NumberGrid:
         """A copy with the clues of ``cells`` made unknown (``?``).
 
         Examples
@@ -578,7 +578,7 @@ def _active_clues(flat: np.ndarray, grid: _Padded):
     return clues, around, unknown, need
 
 
-def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
+def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | _Unsatisfiable | None:
     """One pass of the pair rule over every two overlapping active clues, in place on ``flat``.
 
     For clues A and B with ``need`` mines still to place among their unknown cells: if

@@ -57,7 +57,7 @@ class FirstClick(StrEnum):
         return repr(self.value)
 
     @classmethod
-    def parse(cls, rules: str) -> "FirstClick":
+    def parse(cls, rules: str) -> FirstClick:
         """The rule named ``rules``; a ValueError listing the names for any other string."""
         try:
             return cls(rules)

@@ -109,7 +109,7 @@ def enumerate_layouts(position: Position, *, ignore_flags: bool = False,
             keep &= layouts[:, columns].sum(axis=1) + known == states[r, c]
     chosen = layouts[keep]
     counts = chosen.sum(axis=0).tolist() if n else []
-    return Reference(int(len(chosen)), {cell: int(counts[i]) for i, cell in enumerate(unknown)},
+    return Reference(len(chosen), {cell: int(counts[i]) for i, cell in enumerate(unknown)},
                      unknown)
 
 

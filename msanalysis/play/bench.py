@@ -64,7 +64,7 @@ class PlaySpec:
     def standard(cls, difficulty: str | None = None, *, width: int | None = None,
                  height: int | None = None, mines: int | None = None, rules: str = "safe-cell",
                  first_click: Cell | None = None, strategy: str = "best",
-                 options: dict[str, Any] | None = None) -> "PlaySpec":
+                 options: dict[str, Any] | None = None) -> PlaySpec:
         """A spec from a difficulty name and/or sizes, with the rule's default first click."""
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:

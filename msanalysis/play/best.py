@@ -47,7 +47,7 @@ class _Risks:
     the safest cell now."""
 
     @classmethod
-    def of(cls, position: Position, analysis: Any) -> "_Risks":
+    def of(cls, position: Position, analysis: Any) -> _Risks:
         probabilities = np.array(analysis.probabilities)
         unknown = (position.states == HIDDEN) & (probabilities < 1)
         safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)

@@ -85,7 +85,7 @@ class Outlook:
                      for j in component.box_ids]
             self.safest_two.append(_two_lowest(risks))
 
-    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["Outcome"] | None:
+    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list[Outcome] | None:
         """What revealing ``cell`` may show: one :class:`Outcome` per possible number.
 
         ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
