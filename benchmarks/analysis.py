@@ -100,6 +100,37 @@ class _Budget(Exception):
     pass
 
 
+def _walk_component(cells: list[tuple[int, int]], clues_of: dict[tuple[int, int], list[int]],
+                    need: list[int], room: list[int], nodes: list[int], budget: int
+                    ) -> dict[int, int]:
+    """Layouts of one component by mine count, cell by cell; ``need`` and ``room`` are restored."""
+    by_mines: dict[int, int] = {}
+
+    def walk(i: int, placed: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise _Budget
+        if i == len(cells):
+            by_mines[placed] = by_mines.get(placed, 0) + 1
+            return
+        mine_clues = clues_of[cells[i]]
+        for value in (0, 1):
+            ok = True
+            for k in mine_clues:
+                need[k] -= value
+                room[k] -= 1
+                if need[k] < 0 or need[k] > room[k]:
+                    ok = False
+            if ok:
+                walk(i + 1, placed + value)
+            for k in mine_clues:
+                need[k] += value
+                room[k] += 1
+
+    walk(0, 0)
+    return by_mines
+
+
 def naive_full(position: Position, budget: int = 2_000_000) -> int:
     """A cell-by-cell enumerating backtracker per component; returns the solution count."""
     constraints = build(position)
@@ -108,37 +139,13 @@ def naive_full(position: Position, budget: int = 2_000_000) -> int:
     for component in constraints.components:
         cells = list(component.cells)
         clues = [constraints.clues[i] for i in component.clue_ids]
-        clues_of = {cell: [] for cell in cells}
+        clues_of: dict[tuple[int, int], list[int]] = {cell: [] for cell in cells}
         for k, clue in enumerate(clues):
             for cell in clue.cells:
                 clues_of[cell].append(k)
         need = [clue.mines for clue in clues]
         room = [len(clue.cells) for clue in clues]
-        by_mines: dict[int, int] = {}
-
-        def walk(i: int, placed: int) -> None:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise _Budget
-            if i == len(cells):
-                by_mines[placed] = by_mines.get(placed, 0) + 1
-                return
-            mine_clues = clues_of[cells[i]]
-            for value in (0, 1):
-                ok = True
-                for k in mine_clues:
-                    need[k] -= value
-                    room[k] -= 1
-                    if need[k] < 0 or need[k] > room[k]:
-                        ok = False
-                if ok:
-                    walk(i + 1, placed + value)
-                for k in mine_clues:
-                    need[k] += value
-                    room[k] += 1
-
-        walk(0, 0)
-        totals.append(by_mines)
+        totals.append(_walk_component(cells, clues_of, need, room, nodes, budget))
     combined = {0: 1}
     for by_mines in totals:
         grown: dict[int, int] = {}

@@ -184,6 +184,12 @@ class LongTermRisk:
         return int(min(pairs + block, mines, solutions - mines))
 
 
+def _at(dr: int, dc: int, grid: np.ndarray) -> np.ndarray:
+    """``grid[a + dr, b + dc]`` for every cell ``(a, b)`` of a board padded by 2: a view."""
+    height, width = grid.shape[0] - 4, grid.shape[1] - 4
+    return grid[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
+
+
 def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
     """Cells that may play in a formation: a quick filter, with numpy, before any counting.
 
@@ -200,24 +206,20 @@ def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
         R = np.zeros_like(H)
         H[2:-2, 2:-2], R[2:-2, 2:-2] = h, r
 
-        def at(dr: int, dc: int, grid: np.ndarray) -> np.ndarray:
-            # grid[a + dr, b + dc] for every pair start (a, b) on the board.
-            return grid[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
-
         outer = [(d, -1) for d in (-1, 0, 1)] + [(d, 2) for d in (-1, 0, 1)]
-        shown = sum(at(dr, dc, R) for dr, dc in outer)
-        open_ = sum(at(dr, dc, H) for dr, dc in outer)
-        pair = (at(0, 0, H) & at(0, 1, H)).astype(bool) & (shown == 0) & (open_ <= 1)
+        shown = sum(_at(dr, dc, R) for dr, dc in outer)
+        open_ = sum(_at(dr, dc, H) for dr, dc in outer)
+        pair = (_at(0, 0, H) & _at(0, 1, H)).astype(bool) & (shown == 0) & (open_ <= 1)
         mark = np.zeros((height + 4, width + 4), dtype=bool)
         for dr, dc in [(0, 0), (0, 1), *outer]:
-            view = mark[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
-            view |= pair & at(dr, dc, H).astype(bool)
+            view = _at(dr, dc, mark)
+            view |= pair & _at(dr, dc, H).astype(bool)
         if not flip:  # 2x2 blocks, once: corners none open, none shown
             corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
-            block = (at(0, 0, H) & at(0, 1, H) & at(1, 0, H) & at(1, 1, H)).astype(bool)
-            block &= sum(at(dr, dc, R) + at(dr, dc, H) for dr, dc in corners) == 0
+            block = (_at(0, 0, H) & _at(0, 1, H) & _at(1, 0, H) & _at(1, 1, H)).astype(bool)
+            block &= sum(_at(dr, dc, R) + _at(dr, dc, H) for dr, dc in corners) == 0
             for dr, dc in [(0, 0), (0, 1), (1, 0), (1, 1)]:
-                view = mark[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
+                view = _at(dr, dc, mark)
                 view |= block
         marked |= (mark[2:-2, 2:-2].T if flip else mark[2:-2, 2:-2])
     return marked
