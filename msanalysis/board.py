@@ -317,7 +317,6 @@ class Board:
         This is exactly what one click on any of its zero cells reveals.
         """
         labels, count = self._zero_labels
-        height, width = self._mask.shape
         for label in range(1, count + 1):
             region = labels == label
             grown = neighbour_counts(region, include_self=True) > 0

@@ -19,6 +19,7 @@ import numpy as np
 from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+import itertools
 
 __all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
 
@@ -262,7 +263,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     frontier = _cells(front_rows, front_cols)
     front_cells = [frontier[i] for i in cell_order.tolist()]
     box_bounds = _bounds(box_of_cell, box_count)
-    box_cells = [tuple(front_cells[a:b]) for a, b in zip(box_bounds, box_bounds[1:])]
+    box_cells = [tuple(front_cells[a:b]) for a, b in itertools.pairwise(box_bounds)]
 
     # (box, clue) pairs, box by box with clues ascending: read off each box's first cell.
     pair_box, column = np.nonzero(touches[first_cell])
@@ -285,8 +286,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_cells = _cells(clue_rows, clue_cols)
     clues = list(map(Clue, clue_cells, states[clue_rows, clue_cols].tolist(),
                      needed[clue_rows, clue_cols].tolist(),
-                     [tuple(touched[a:b]) for a, b in zip(of_touch, of_touch[1:])],
-                     [tuple(boxes_by_clue[a:b]) for a, b in zip(of_clue, of_clue[1:])]))
+                     [tuple(touched[a:b]) for a, b in itertools.pairwise(of_touch)],
+                     [tuple(boxes_by_clue[a:b]) for a, b in itertools.pairwise(of_clue)]))
 
     # Components: clues joined through the boxes they share.
     same_box = pair_box[1:] == pair_box[:-1]
@@ -384,7 +385,7 @@ def _grouped(labels: np.ndarray, count: int) -> list[tuple[int, ...]]:
     """Indices holding each label, ascending."""
     order = np.argsort(labels, kind="stable").tolist()
     bounds = _bounds(labels, count)
-    return [tuple(order[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [tuple(order[a:b]) for a, b in itertools.pairwise(bounds)]
 
 
 def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -485,7 +485,6 @@ class Count:
             reach.append({a + b for a in own for b in reach[-1]})
         reach.reverse()
         problems = self._problems()
-        made = 0
 
         def extend(i: int, placed: int, chosen: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
             if i == len(parts):
@@ -505,10 +504,9 @@ class Count:
             for layout in problems[i].layouts(mines=wanted):
                 yield from extend(i + 1, placed + len(layout), chosen | layout)
 
-        for layout in extend(0, 0, frozenset()):
+        for made, layout in enumerate(extend(0, 0, frozenset())):
             if limit is not None and made >= limit:
                 return
-            made += 1
             yield layout
 
 

@@ -589,7 +589,7 @@ def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | _Unsatisfiable | None:
 
     Returns True when cells were settled, None when nothing changed, or _Unsatisfiable.
     """
-    cells, around, unknown, need = _active_clues(flat, grid)
+    cells, _around, unknown, need = _active_clues(flat, grid)
     frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel],
                           dtype=np.int64)
     masks = (unknown.astype(np.int64) << frame_bits[None, :]).sum(axis=1)
@@ -850,7 +850,7 @@ def _unsat_core(clues: np.ndarray, rule: str, deadline: float | None) -> list[Ce
             encoded = CardEnc.equals(lits, bound=int(clues[row, col]), vpool=pool,
                                      encoding=EncType.seqcounter)
             for clause in encoded.clauses:
-                solver.add_clause(clause + [-selector])  # the clue holds only when selected
+                solver.add_clause([*clause, -selector])  # the clue holds only when selected
         if solver.solve(assumptions=list(selectors)):
             raise AssertionError("the conflict window was proven unsatisfiable")
         core = sorted(solver.get_core())

@@ -528,7 +528,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         for mine in (True, False):
             literal = guarded.query(cell, mine)
             answers[mine] = literal is None or guarded.solver.solve(
-                assumptions=everything + [literal])
+                assumptions=[*everything, literal])
         if answers[True] and answers[False]:
             raise ValueError(f"cell {cell} is not forced: it is a mine in some layouts and safe "
                              "in others")
