@@ -8,9 +8,9 @@ Usage::
 Table 1 is the issue's benchmark: full grids (every number shown, mine cells included) of random
 boards at expert density (99/480, 20.6% mines), under both rules, solved with uniqueness proved
 (``limit=2``): the median time of each engine over several boards (3 runs each, 1 at
-1000x1000), and a faithful Python port of seed 003's backtracking (``seed003_backtrack.py`` beside this script) on
-the first board, stopped at its cap. The baseline only finds one layout; the engines also prove
-there is no second.
+1000x1000), and a faithful Python port of seed 003's backtracking (``seed003_backtrack.py``
+beside this script) on the first board, stopped at its cap. The baseline only finds one layout;
+the engines also prove there is no second.
 
 Table 2 hands each engine the whole grid without local reasoning (``propagate=False``), which is
 where the engines differ. Table 3 hides 40% of the numbers at random, so components are left
@@ -75,7 +75,8 @@ def full_grids(sizes, cap: float) -> None:
         layouts = boards(width, height, BOARDS[(width, height)], seed=width * 1000 + height)
         for rule in RULES:
             grids = [NumberGrid.from_board(b, rule=rule) for b in layouts]
-            repeats = 1 if width >= 1000 else 3  # the machine is shared: more runs, steadier medians
+            # The machine is shared: more runs, steadier medians.
+            repeats = 1 if width >= 1000 else 3
             medians = {engine: statistics.median(timed(g, b, engine=engine)
                                                  for g, b in zip(grids, layouts)
                                                  for _ in range(repeats))

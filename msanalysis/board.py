@@ -157,8 +157,8 @@ class Board:
             row = []
             for column, char in enumerate(line, start=1):
                 if char not in "*.":
-                    raise ParseError(f"unknown character {char!r} in a layout (expected '*' or '.')",
-                                     line=number, column=column)
+                    raise ParseError(f"unknown character {char!r} in a layout "
+                                     "(expected '*' or '.')", line=number, column=column)
                 row.append(char == "*")
             if width is None:
                 width = len(row)
@@ -198,8 +198,8 @@ class Board:
             raise ParseError(f"MBF header gives an empty board ({width}x{height})")
         expected = 4 + 2 * count
         if len(data) < expected:
-            raise ParseError(f"truncated MBF: the header promises {count} mines ({expected} bytes), "
-                             f"the data has {len(data)} bytes")
+            raise ParseError(f"truncated MBF: the header promises {count} mines "
+                             f"({expected} bytes), the data has {len(data)} bytes")
         if len(data) > expected:
             raise ParseError(f"MBF has {len(data) - expected} bytes after its {count} mines")
         if count > width * height:
@@ -208,7 +208,8 @@ class Board:
         mask = np.zeros((height, width), dtype=bool)
         for number, (x, y) in enumerate(pairs.tolist(), start=1):
             if x >= width or y >= height:
-                raise ParseError(f"MBF mine {number} at x={x}, y={y} is off the {width}x{height} board")
+                raise ParseError(f"MBF mine {number} at x={x}, y={y} is off the "
+                                 f"{width}x{height} board")
             if mask[y, x]:
                 raise ParseError(f"MBF mine {number} at x={x}, y={y} is listed twice")
             mask[y, x] = True
@@ -373,7 +374,8 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self._mask.shape == other._mask.shape and bool(np.array_equal(self._mask, other._mask))
+        return (self._mask.shape == other._mask.shape
+                and bool(np.array_equal(self._mask, other._mask)))
 
     def __hash__(self) -> int:
         return hash((self._mask.shape, self._mask.tobytes()))

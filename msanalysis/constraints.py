@@ -11,6 +11,7 @@ form the *sea*. Deciding forced cells is left to :mod:`msanalysis.sat`, counting
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -19,7 +20,6 @@ import numpy as np
 from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
-import itertools
 
 __all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
 

@@ -67,7 +67,8 @@ class Position:
 
     __slots__ = ("__dict__", "_states", "_total_mines")
 
-    def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
+    def __init__(self, states: np.ndarray | list[list[int]],
+                 total_mines: int | None = None) -> None:
         array = np.array(states, dtype=np.int8)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
             raise ValueError(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
@@ -180,8 +181,8 @@ class Position:
             raise ParseError("empty .mine file: expected a first line WxHxM", line=1)
         header = _MINE_HEADER.match(lines[0])
         if header is None:
-            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as 30x16x99",
-                             line=1)
+            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as "
+                             "30x16x99", line=1)
         width, height, mines = (int(group) for group in header.groups())
         if width == 0 or height == 0:
             raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
@@ -193,8 +194,8 @@ class Position:
             if len(rows) == height:
                 raise ParseError(f"more than the {height} rows the header gives", line=number)
             if len(line) != width:
-                raise ParseError(f"row has {len(line)} cells, the header gives {width}", line=number,
-                                 column=min(len(line), width) + 1)
+                raise ParseError(f"row has {len(line)} cells, the header gives {width}",
+                                 line=number, column=min(len(line), width) + 1)
             row = []
             for column, char in enumerate(line, start=1):
                 if char in "Hh":

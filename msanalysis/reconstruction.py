@@ -130,10 +130,11 @@ class NumberGrid:
 
         Examples
         --------
-        >>> NumberGrid.from_text("9", rule="classic")
+        >>> NumberGrid.from_text("9", rule="classic")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule: this cell's number counts 0 cells
+        msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule:
+        this cell's number counts 0 cells
         """
         _check_rule(rule)
         rows: list[np.ndarray] = []

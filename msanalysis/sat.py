@@ -60,7 +60,9 @@ class Explanation:
         Examples
         --------
         >>> print(explain(Position.from_text("mines: 1\\n???\\n1??"), (0, 2)))
-        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is a mine.
+        ... # doctest: +NORMALIZE_WHITESPACE
+        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is
+        a mine.
         """
         if self.numbers:
             parts = [f"the {n} at ({r}, {c})" for (r, c), n in zip(self.clues, self.numbers)]

@@ -1,4 +1,4 @@
-"""Tests for the play layer's strategies: moves, the autoplayer, paper, safest, best, the endgame."""
+"""Tests for the play layer's strategies: moves, the autoplayer, paper, safest, best, endgame."""
 
 from __future__ import annotations
 

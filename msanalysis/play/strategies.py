@@ -30,8 +30,8 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
                   explain: bool = False, **options: Any) -> Strategy:
     """A fresh strategy object for one game.
 
-    ``options`` go to the strategy's constructor: the parameters of :class:`~msanalysis.play.best.BestStrategy`, for
-    instance, to compare variants of it.
+    ``options`` go to the strategy's constructor: the parameters of
+    :class:`~msanalysis.play.best.BestStrategy`, for instance, to compare variants of it.
 
     Raises
     ------
