@@ -220,7 +220,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     bad = revealed & ((needed < 0) | (needed > unknown_around))
     if bad.any():
         cell = _cells(*np.nonzero(bad))[0]
-        raise _single_clue_error(position, cell, int(needed[cell]), ignore_flags)
+        raise _single_clue_error(position, cell, int(states[cell]), int(needed[cell]),
+                                 ignore_flags)
 
     # Clue ids on a padded grid, so the eight neighbour lookups below need no bounds checks.
     clue_mask = revealed & (unknown_around > 0)
@@ -314,7 +315,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
 
 
 def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int],
-           clues_of_box: list[list[int]]) -> tuple[list[int], list[int]] | None:
+           clues_of_box: list[tuple[int, ...]]) -> tuple[list[int], list[int]] | None:
     """What clues decide one at a time, repeatedly: boxes all mines or all safe.
 
     A clue whose open cells must all be mines (or all be safe) decides its open boxes, which
@@ -328,7 +329,7 @@ def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], ro
         Cells of each box.
     scopes, needs, rooms : lists, one entry per clue
         The boxes of the clue, the mines it needs among them, and its number of cells.
-    clues_of_box : list of list of int
+    clues_of_box : list of tuple of int
         The clues of each box.
 
     Returns
@@ -411,9 +412,8 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array(parent, dtype=np.int64)
 
 
-def _single_clue_error(position: Position, cell: Cell, needed: int,
+def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
                        ignore_flags: bool) -> InconsistentPosition:
-    number = position.number(cell)
     height, width = position.shape
     around = [(r, c) for r in range(cell[0] - 1, cell[0] + 2)
               for c in range(cell[1] - 1, cell[1] + 2)
