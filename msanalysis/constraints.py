@@ -12,6 +12,7 @@ form the *sea*. Deciding forced cells is left to :mod:`msanalysis.sat`, counting
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -314,8 +315,9 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                        components, sea)
 
 
-def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int],
-           clues_of_box: list[tuple[int, ...]]) -> tuple[list[int], list[int]] | None:
+def settle(sizes: Sequence[int], scopes: Sequence[Sequence[int]], needs: Sequence[int],
+           rooms: Sequence[int], clues_of_box: Sequence[Sequence[int]]
+           ) -> tuple[list[int], list[int]] | None:
     """What clues decide one at a time, repeatedly: boxes all mines or all safe.
 
     A clue whose open cells must all be mines (or all be safe) decides its open boxes, which
@@ -325,11 +327,11 @@ def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], ro
 
     Parameters
     ----------
-    sizes : list of int
+    sizes : sequence of int
         Cells of each box.
-    scopes, needs, rooms : lists, one entry per clue
+    scopes, needs, rooms : sequences, one entry per clue
         The boxes of the clue, the mines it needs among them, and its number of cells.
-    clues_of_box : list of tuple of int
+    clues_of_box : sequence of sequence of int
         The clues of each box.
 
     Returns

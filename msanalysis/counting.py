@@ -776,30 +776,27 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
     total = before[-1]
-    box_mines: list = [None] * len(sizes)
-    for v, verdict in enumerate(decided):
-        if verdict > 0:
-            box_mines[v] = (total[0], sizes[v] * total[1])
+    # Each open box's mines times the other pieces' layouts; decided boxes are not read below.
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
         shift = before[p].low + after[p + 1].low
         others = before[p].bits * after[p + 1].bits
-        for v, value in zip(piece, mines):
-            if value is not None:
-                box_mines[v] = Packed(value.low + shift, value.bits * others)
+        for v, weight in zip(piece, mines):
+            if weight is not None:
+                box_mines[v] = Packed(weight.low + shift, weight.bits * others)
 
     # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total[1] & -total[1]).bit_length() - 1) // width
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
     offset = total.low + low
-    layouts = _unpack(total.bits >> (low * width), width)
+    layouts = tuple(_unpack(total.bits >> (low * width), width))
     span = len(layouts)
 
-    def aligned(value) -> int:
+    def aligned(value: Packed | None) -> int:
         if value is None:
             return 0
         shift = (value.low - offset) * width
         return value.bits << shift if shift >= 0 else value.bits >> -shift
 
-    layouts = tuple(layouts)
     nothing = (0,) * span
     # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
     return ComponentCount(offset, layouts, tuple(
@@ -884,7 +881,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
             values = times(values, keys_for_child[child], up[child])
         inner[b] = values
         up[b] = collect(parent_keys[b], values)
-    total = None
+    total: Packed | None = None
     for value in inner[0]:
         if value:
             total = _plus(total, value, width)
@@ -895,17 +892,17 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
     down[0] = {(): Packed(0, 1)}
-    box_mines: list = [None] * len(sizes)
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
         beliefs = times(inner[b], parent_keys[b], down[b])
         for i, v in enumerate(bags[b]):
             if home[v] == b:
-                mines = None
+                weight: Packed | None = None
                 for row, belief in zip(assignments[b], beliefs):
                     if row[i] and belief:
-                        mines = _plus(mines, Packed(belief.low, row[i] * belief.bits), width)
-                box_mines[v] = mines
+                        weight = _plus(weight, Packed(belief.low, row[i] * belief.bits), width)
+                box_mines[v] = weight
         kids = children[b]
         if not kids:
             continue
@@ -1010,7 +1007,7 @@ def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
     return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
 
 
-def _dot(a: list[int], b: list[int]) -> int:
+def _dot(a: Sequence[int], b: Sequence[int]) -> int:
     return sum(map(mul, a, b))
 
 
