@@ -62,7 +62,7 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
     height, width = mask.shape
     padded = np.zeros((height + 2, width + 2), dtype=dtype)
     padded[1:-1, 1:-1] = mask
-    total = np.zeros((height, width), dtype=dtype)
+    total: np.ndarray = np.zeros((height, width), dtype=dtype)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == 0 and dc == 0 and not include_self:

@@ -186,7 +186,7 @@ class Position:
         width, height, mines = (int(group) for group in header.groups())
         if width == 0 or height == 0:
             raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
-        rows = []
+        rows: list[list[int]] = []
         for number, raw in enumerate(lines[1:], start=2):
             line = raw.strip()
             if not line:

@@ -59,6 +59,12 @@ def _capacity(height: int, width: int, rule: str) -> np.ndarray:
     return neighbour_counts(np.ones((height, width), dtype=bool), include_self=rule == "mosaic")
 
 
+def _first_cell(mask: np.ndarray) -> Cell:
+    """The first true cell of ``mask`` in reading order."""
+    row, col = np.argwhere(mask)[0]
+    return int(row), int(col)
+
+
 def _counts(mask: np.ndarray, rule: str) -> np.ndarray:
     """What every clue would read for the mine layout ``mask``."""
     return neighbour_counts(mask, include_self=rule == "mosaic")
@@ -107,10 +113,11 @@ class NumberGrid:
                              dtype=np.int16)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
             raise ValueError(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
-        bad = (array < UNKNOWN) | (array > _capacity(*array.shape, rule))
+        height, width = array.shape
+        bad = (array < UNKNOWN) | (array > _capacity(height, width, rule))
         if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            why = _impossible(int(array[row, col]), row, col, array.shape, rule)
+            row, col = _first_cell(bad)
+            why = _impossible(int(array[row, col]), row, col, (height, width), rule)
             raise ValueError(f"cell ({row}, {col}): {why}")
         array = array.astype(np.int8)
         array.setflags(write=False)
@@ -162,12 +169,13 @@ class NumberGrid:
         if not rows:
             raise ParseError("empty number grid: expected rows of digits and '?'")
         array = np.array(rows, dtype=np.int16)
-        bad = array > _capacity(*array.shape, rule)
+        height, width = array.shape
+        bad = array > _capacity(height, width, rule)
         if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            line, first = where[row]
-            raise ParseError(_impossible(int(array[row, col]), row, col, array.shape, rule),
-                             line=line, column=first + col)
+            r, c = _first_cell(bad)
+            line_number, first = where[r]
+            raise ParseError(_impossible(int(array[r, c]), r, c, (height, width), rule),
+                             line=line_number, column=first + c)
         return cls(array, rule=rule)
 
     @classmethod
@@ -245,7 +253,7 @@ class NumberGrid:
 def _impossible(value: int, row: int, col: int, shape: tuple[int, int], rule: str) -> str:
     if value < UNKNOWN:
         return f"{value} is not a number a cell can show"
-    limit = int(_capacity(*shape, rule)[row, col])
+    limit = int(_capacity(shape[0], shape[1], rule)[row, col])
     return (f"{value} is impossible under the {rule} rule: this cell's number counts "
             f"{limit} cell{'s' if limit != 1 else ''}")
 
@@ -314,14 +322,14 @@ class Reconstruction:
         """
         if self.count == 0 or self._base is None:
             return iter(())
-        return itertools.islice(self._all_layouts(), self._limit)
+        return itertools.islice(self._all_layouts(self._base), self._limit)
 
-    def _all_layouts(self) -> Iterator[Board]:
+    def _all_layouts(self, base: np.ndarray) -> Iterator[Board]:
         shape = (self.height + 2 * _PAD, self.width + 2 * _PAD)
         # Generators, not lists: 2^free combinations must never be built up front.
         for combo in itertools.product(*[solutions for _, solutions in self._parts]):
             for bits in itertools.product((False, True), repeat=len(self._free)):
-                flat = self._base.copy()
+                flat = base.copy()
                 for (cells, _), values in zip(self._parts, combo):
                     flat[cells] = values
                 flat[self._free] = bits
@@ -410,16 +418,16 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
         raise ValueError(f"time_limit must be positive, got {time_limit!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
-    common = {"grid": grid, "engine": engine}
     if isinstance(found, _Unsatisfiable):
         conflict = _conflict(grid.clues, grid.rule, found.center, deadline)
-        return Reconstruction(count=0, exhaustive=True, conflict=conflict, **common)
+        return Reconstruction(grid=grid, engine=engine, count=0, exhaustive=True,
+                              conflict=conflict)
     if found.timed_out_undecided:
         raise AnalysisTooHard(f"the time limit of {time_limit} s ran out before a layout was "
                               f"found on this {grid.width}x{grid.height} grid")
-    return Reconstruction(count=found.count, exhaustive=found.exhaustive, conflict=None,
-                          base=found.base, parts=found.parts, free=found.free, limit=limit,
-                          **common)
+    return Reconstruction(grid=grid, engine=engine, count=found.count,
+                          exhaustive=found.exhaustive, conflict=None, base=found.base,
+                          parts=found.parts, free=found.free, limit=limit)
 
 
 def _as_grid(grid: NumberGrid | str, rule: str | None) -> NumberGrid:
@@ -537,7 +545,7 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsati
         open_ = _counts(unknown, rule).astype(np.int16)
         broken = known & ((need < 0) | (need > open_))
         if broken.any():
-            return _Unsatisfiable(tuple(int(i) for i in np.argwhere(broken)[0]))
+            return _Unsatisfiable(_first_cell(broken))
         active = known & (open_ > 0)
         frees = active & (need == 0)
         fills = active & (need == open_)
@@ -548,7 +556,7 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsati
             mine = unknown & (_counts(fills, rule) > 0)
             both = safe & mine
             if both.any():
-                return _Unsatisfiable(tuple(int(i) for i in np.argwhere(both)[0]))
+                return _Unsatisfiable(_first_cell(both))
             state[safe] = 0
             state[mine] = 1
             continue
@@ -824,7 +832,7 @@ def _conflict(clues: np.ndarray, rule: str, center: Cell, deadline: float | None
             break
         if deadline is not None and time.perf_counter() > deadline:
             # No time to find a small window: every clue together is a true, if large, conflict.
-            return [tuple(int(i) for i in cell) for cell in np.argwhere(clues != UNKNOWN)]
+            return [(int(r), int(c)) for r, c in np.argwhere(clues != UNKNOWN)]
         if isinstance(_search(window, rule, "sat", 1, deadline, True), _Unsatisfiable):
             break
         radius *= 2
