@@ -13,9 +13,9 @@ import math
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell
 from msanalysis.game import Game
@@ -23,6 +23,9 @@ from msanalysis.play.autoplay import autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
+
+if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
+    from distributed import Client
 
 __all__ = [
     "GameResult",
@@ -69,7 +72,8 @@ class PlaySpec:
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
             first_click = default_first_click(rules)
-        return cls(width, height, mines, rules, tuple(first_click), strategy,
+        row, col = first_click  # a pair, whatever sequence it came as
+        return cls(width, height, mines, rules, (row, col), strategy,
                    tuple(sorted((options or {}).items())))
 
     def check(self) -> None:
@@ -148,7 +152,8 @@ def _chunks(seeds: range, size: int) -> list[list[int]]:
 
 
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-              dask: str | object | None = None, chunk: int | None = None) -> Iterator[GameResult]:
+              dask: str | Client | None = None, chunk: int | None = None
+              ) -> Generator[GameResult, None, None]:
     """Play games ``seed`` .. ``seed + games - 1``, yielding each result as it finishes.
 
     Parameters
@@ -199,15 +204,17 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
             yield from part
 
 
-def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
+def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client,
               chunk: int | None) -> Iterator[GameResult]:
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise ValueError("running on Dask needs the 'distributed' package: "
                          "pip install 'msanalysis[dask]'") from None
-    own = isinstance(dask, str)
-    client = Client(dask, timeout="10s") if own else dask
+    if isinstance(dask, str):  # an address: our own client, closed when done
+        client, own = Client(dask, timeout="10s"), True
+    else:
+        client, own = dask, False
     futures = []
     try:
         workers = max(1, sum(client.nthreads().values()))
@@ -367,7 +374,7 @@ class Summary:
 
 
 def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-          dask: str | object | None = None,
+          dask: str | Client | None = None,
           on_result: Callable[[GameResult], None] | None = None) -> Summary:
     """Run games and summarise them; Ctrl-C stops the run and returns what finished so far.
 

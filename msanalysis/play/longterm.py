@@ -20,6 +20,7 @@ exact counts of the position with the formation's mines fixed
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -93,14 +94,14 @@ class LongTermRisk:
             return None
         return missing
 
-    def _patterns(self, cell: Cell):
+    def _patterns(self, cell: Cell) -> list[tuple[tuple[Cell, ...], Cell | None, list[Cell]]]:
         """``(cells, mine, outer cells still to fill)`` of every formation ``cell`` plays in.
 
         ``mine`` is the cell of the formation whose mine the layouts counted hold: ``cell``
         itself, or None when ``cell`` is the enabler of a pair.
         """
         r, c = cell
-        found = []
+        found: list[tuple[tuple[Cell, ...], Cell | None, list[Cell]]] = []
         # Pairs side by side: (r, c0), (r, c0 + 1); beyond them columns c0 - 1 and c0 + 2.
         for pair_cells, outer in self._pairs_near(r, c):
             missing = self._formation(pair_cells, outer)
@@ -118,7 +119,7 @@ class LongTermRisk:
                     found.append((block, cell, []))
         return found
 
-    def _pairs_near(self, r: int, c: int):
+    def _pairs_near(self, r: int, c: int) -> Iterator[tuple[tuple[Cell, ...], list[Cell]]]:
         """Pairs containing (r, c) or with (r, c) among their outer cells, both directions."""
         for flip in (False, True):
             rr, cc = (c, r) if flip else (r, c)
@@ -126,7 +127,7 @@ class LongTermRisk:
             starts += [(rr + d, cc + 1) for d in (-1, 0, 1)]  # the cell is beyond the first
             starts += [(rr + d, cc - 2) for d in (-1, 0, 1)]  # ... or beyond the second
             for a, b in starts:
-                pair = ((a, b), (a, b + 1))
+                pair: tuple[Cell, ...] = ((a, b), (a, b + 1))
                 outer = [(a + d, b - 1) for d in (-1, 0, 1)] + [(a + d, b + 2) for d in (-1, 0, 1)]
                 if flip:
                     pair = tuple((y, x) for x, y in pair)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import heapq
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
 from msanalysis.counting import ComponentCount, Problem, count_component, join, together
@@ -84,6 +84,11 @@ class Outlook:
             risks = [(float(self.counts.box_probability(j)), self.constraints.boxes[j].size)
                      for j in component.box_ids]
             self.safest_two.append(_two_lowest(risks))
+
+    @overload
+    def outcomes(self, cell: Cell, cutoff: None = None) -> list[Outcome]: ...
+    @overload
+    def outcomes(self, cell: Cell, cutoff: float) -> list[Outcome] | None: ...
 
     def outcomes(self, cell: Cell, cutoff: float | None = None) -> list[Outcome] | None:
         """What revealing ``cell`` may show: one :class:`Outcome` per possible number.
