@@ -32,6 +32,7 @@ from pysat.solvers import Solver
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from msanalysis.analysis import analyze
+from msanalysis.board import Cell
 from msanalysis.constraints import build
 from msanalysis.game import Game
 from msanalysis.position import Position
@@ -53,12 +54,16 @@ def played_positions(width: int, height: int, mines: int, *, games: int, per_gam
             if 0.1 <= revealed <= 0.9:
                 seen.append(position)
             analysis = analyze(position, forced_only=True)
-            moves = sorted(analysis.forced_safe) or [analysis.best_guess]
+            moves = sorted(analysis.forced_safe)
+            if not moves:
+                if analysis.best_guess is None:
+                    raise RuntimeError("a game still being played has no cell to guess")
+                moves = [analysis.best_guess]
             for cell in moves:
                 if game.status != "playing":
                     break
                 game.reveal(cell)
-        picks = rng.choice(len(seen), size=min(per_game, len(seen)), replace=False) \
+        picks = rng.choice(len(seen), size=min(per_game, len(seen)), replace=False).tolist() \
             if seen else []
         positions.extend(seen[i] for i in sorted(picks))
     return positions
@@ -66,12 +71,13 @@ def played_positions(width: int, height: int, mines: int, *, games: int, per_gam
 
 # -- baselines ------------------------------------------------------------------------------------
 
-def naive_forced(position: Position) -> tuple[set, set]:
+def naive_forced(position: Position) -> tuple[set[Cell], set[Cell]]:
     """Plain SAT per cell: a fresh solver for every question, nothing shared."""
     constraints = build(position)
     unknown = sorted(constraints.unknown)
     frontier = [cell for box in constraints.boxes for cell in box.cells]
-    safe, mines = set(), set()
+    safe: set[Cell] = set()
+    mines: set[Cell] = set()
 
     def solver_with(assumption_cell, mine):
         pool = IDPool()
@@ -100,7 +106,7 @@ class _Budget(Exception):
     pass
 
 
-def _walk_component(cells: list[tuple[int, int]], clues_of: dict[tuple[int, int], list[int]],
+def _walk_component(cells: list[Cell], clues_of: dict[Cell, list[int]],
                     need: list[int], room: list[int], nodes: list[int], budget: int
                     ) -> dict[int, int]:
     """Layouts of one component by mine count, cell by cell; ``need`` and ``room`` are restored."""
@@ -139,7 +145,7 @@ def naive_full(position: Position, budget: int = 2_000_000) -> int:
     for component in constraints.components:
         cells = list(component.cells)
         clues = [constraints.clues[i] for i in component.clue_ids]
-        clues_of: dict[tuple[int, int], list[int]] = {cell: [] for cell in cells}
+        clues_of: dict[Cell, list[int]] = {cell: [] for cell in cells}
         for k, clue in enumerate(clues):
             for cell in clue.cells:
                 clues_of[cell].append(k)

@@ -45,6 +45,7 @@ def timed(grid: NumberGrid, board, **options) -> float:
     start = time.perf_counter()
     result = reconstruct(grid, **options)
     elapsed = time.perf_counter() - start
+    assert result.first is not None, "no layout for a board's own grid"
     shown = NumberGrid.from_board(result.first, rule=grid.rule).clues
     assert np.all((shown == grid.clues) | (grid.clues < 0)), "a layout that does not fit"
     assert result.unique is not None
@@ -70,7 +71,8 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 def full_grids(sizes, cap: float) -> None:
     rows = []
-    baseline_stopped = {rule: None for rule in RULES}  # the smallest size where the cap was hit
+    # The smallest size where the cap was hit.
+    baseline_stopped: dict[str, tuple[int, int] | None] = {rule: None for rule in RULES}
     for width, height in sizes:
         layouts = boards(width, height, BOARDS[(width, height)], seed=width * 1000 + height)
         for rule in RULES:
