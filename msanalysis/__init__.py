@@ -45,16 +45,53 @@ _EXPORTS = {
     "ParseError": "errors",
     "InconsistentPosition": "errors",
     "IllegalMove": "errors",
+    "InvalidInput": "errors",
     "AnalysisTooHard": "errors",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "DIFFICULTIES",
+    "Analysis",
+    "AnalysisTooHard",
+    "Board",
+    "Explanation",
+    "FirstClick",
+    "Game",
+    "IllegalMove",
+    "InconsistentPosition",
+    "InvalidInput",
+    "Move",
+    "MsanalysisError",
+    "NumberGrid",
+    "ParseError",
+    "PlaySpec",
+    "Position",
+    "Reconstruction",
+    "Replay",
+    "ReplayAnalysis",
+    "analyze",
+    "analyze_replay",
+    "autoplay",
+    "explain",
+    "generate",
+    "generate_no_guess",
+    "load_replay",
+    "make_strategy",
+    "reconstruct",
+    "save_replay",
+    "solve_without_guessing",
+]
 
 if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.analysis import Analysis, analyze
     from msanalysis.board import Board
-    from msanalysis.errors import (AnalysisTooHard, IllegalMove, InconsistentPosition,
-                                   MsanalysisError, ParseError)
+    from msanalysis.errors import (
+        AnalysisTooHard,
+        IllegalMove,
+        InconsistentPosition,
+        MsanalysisError,
+        ParseError,
+    )
     from msanalysis.game import Game
     from msanalysis.play.autoplay import Move, autoplay
     from msanalysis.play.bench import PlaySpec

@@ -12,6 +12,7 @@ This script imports nothing from msanalysis (the package is not on the child's p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import Any
@@ -28,10 +29,9 @@ def _limit_memory() -> None:
         import resource
     except ImportError:  # pragma: no cover - not on POSIX
         return
-    try:
+    # A lower hard limit may already be set: then that one holds.
+    with contextlib.suppress(ValueError, OSError):
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_LIMIT, _MEMORY_LIMIT))
-    except (ValueError, OSError):  # pragma: no cover - a lower hard limit is already set
-        pass
 
 
 def read(kind: str, path: str) -> dict:

@@ -22,8 +22,8 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
-from msanalysis.exact import decimal
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
+from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
 
@@ -162,7 +162,8 @@ class Analysis:
         return int(self.exact_probability(cell) * self.solutions)
 
     def probability(self, cell: Cell) -> float:
-        """The probability that ``cell`` holds a mine, as a float (see :meth:`exact_probability`)."""
+        """The probability that ``cell`` holds a mine, as a float (see
+        :meth:`exact_probability`)."""
         return float(self.exact_probability(cell))
 
     @cached_property

@@ -11,9 +11,10 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Optional
 
@@ -25,7 +26,6 @@ from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.exact import decimal, magnitude
 from msanalysis.formats import read_any
-from msanalysis.position import Position
 from msanalysis.rules import board_size, default_first_click
 from msanalysis.sat import Explanation
 
@@ -37,24 +37,34 @@ EXIT_GAVE_UP = 3
 """Exit status when the work stopped at a limit (time or size) before the whole answer."""
 
 # The parsing errors of typer's click (vendored or not), found without importing its internals.
-_ClickException = next(kind for kind in typer.BadParameter.__mro__
-                       if kind.__name__ == "ClickException")
+_ClickException: type[Exception] = next(kind for kind in typer.BadParameter.__mro__
+                                        if kind.__name__ == "ClickException")
+
+
+def _message_of(error: Exception) -> str:
+    """A usage error's message, with the option it is about (click's ``format_message``)."""
+    format_message = getattr(error, "format_message", None)
+    return format_message() if callable(format_message) else str(error)
 
 
 class _OneLineErrors(TyperGroup):
     """The command group, with every usage error (a bad option value, a missing option, an
     unknown command) printed as one ``error:`` line, exit status 2, like the commands' own."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        run = partial(super().main, args=args, prog_name=prog_name, complete_var=complete_var,
+                      standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run()
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = run()
         except _ClickException as error:
             if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
-                typer.echo(error.format_message())
+                typer.echo(_message_of(error))
                 sys.exit(0)
-            message = error.format_message()
+            message = _message_of(error)
             context = getattr(error, "ctx", None)
             if context is not None:
                 message += f" (see '{context.command_path} --help')"
@@ -118,6 +128,14 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
+def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
+    """The ``--first-click`` given, or the rule's default for a board of ``size`` (width first).
+    """
+    if text:
+        return parse_cell(text, "--first-click")
+    return default_first_click(rules, width=size[0], height=size[1])
+
+
 def check_time_limit(seconds: float) -> None:
     """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1)."""
     if not (math.isfinite(seconds) and seconds > 0):
@@ -175,8 +193,10 @@ def _board_metrics(board: Board) -> dict[str, int]:
 
 @app.command()
 def show(
-    file: Annotated[Path, typer.Argument(help="A position (.txt, .mine) or a board (layout text, .mbf).")],
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the picture to this SVG file.")] = None,
+    file: Annotated[Path, typer.Argument(
+        help="A position (.txt, .mine) or a board (layout text, .mbf).")],
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Print a position or a board; for a board, its metrics too."""
     with user_errors():
@@ -197,22 +217,29 @@ def show(
             write_svg(item, svg)
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     mbf = "mbf"
 
 
 @app.command()
 def generate(
-    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert.")] = None,
-    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    difficulty: Annotated[Optional[str], typer.Option(
+        help="beginner, intermediate or expert.")] = None,
+    width: Annotated[Optional[int], typer.Option(
+        help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Random seed; the same seed gives the same board.")] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", help="Layout text or binary MBF.")] = OutputFormat.text,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    rules: Annotated[str, typer.Option(
+        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Random seed; the same seed gives the same board.")] = None,
+    format: Annotated[OutputFormat, typer.Option(
+        "--format", help="Layout text or binary MBF.")] = OutputFormat.text,
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Generate a seeded mine layout under a first-click rule."""
     from msanalysis.play.noguess import generate as generate_layout
@@ -220,7 +247,7 @@ def generate(
     with user_errors():
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
-        click = parse_cell(first_click, "--first-click") if first_click else default_first_click(rules)
+        click = first_click_of(first_click, rules, size)
         board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
         if format is OutputFormat.mbf:
             data = board.to_mbf()
@@ -243,7 +270,8 @@ def generate(
 
 @app.command()
 def metrics(
-    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
+    board_file: Annotated[Path, typer.Argument(
+        metavar="BOARD", help="A layout text file or an MBF file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Board metrics players use: openings, islands and 3BV."""
@@ -260,13 +288,19 @@ def metrics(
 
 @app.command("analyze")
 def analyze_command(
-    file: Annotated[Path, typer.Argument(help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
+    file: Annotated[Path, typer.Argument(
+        help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ignore_flags: Annotated[bool, typer.Option("--ignore-flags", help="Read flags as hidden cells instead of mines.")] = False,
-    mines: Annotated[Optional[int], typer.Option(help="Total mine count (overrides the file's header).")] = None,
-    explain: Annotated[Optional[str], typer.Option(help="ROW,COL of a forced cell: say which clues force it.")] = None,
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the analysis picture to this SVG file.")] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds allowed for exact counting; forced cells are reported regardless.")] = 60.0,
+    ignore_flags: Annotated[bool, typer.Option(
+        "--ignore-flags", help="Read flags as hidden cells instead of mines.")] = False,
+    mines: Annotated[Optional[int], typer.Option(
+        help="Total mine count (overrides the file's header).")] = None,
+    explain: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of a forced cell: say which clues force it.")] = None,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Also write the analysis picture to this SVG file.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds allowed for exact counting; forced cells are reported regardless.")] = 60.0,
 ) -> None:
     """Forced cells, exact mine probabilities and the number of layouts of a position."""
     from msanalysis.analysis import analyze
@@ -285,13 +319,13 @@ def analyze_command(
             explanation = explain_or_why_not(analysis, cell)
     if as_json:
         data = analysis.to_dict()
-        if isinstance(explanation, str):
-            data["explanation"] = {"cell": list(cell), "verdict": None, "clues": [],
-                                   "uses_mine_count": False, "reason": explanation}
-        elif explanation is not None:
+        if isinstance(explanation, Explanation):
             data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
                                    "clues": [list(c) for c in explanation.clues],
                                    "uses_mine_count": explanation.uses_mine_count}
+        elif explanation is not None and cell is not None:  # the cell is not forced
+            data["explanation"] = {"cell": list(cell), "verdict": None, "clues": [],
+                                   "uses_mine_count": False, "reason": explanation}
         print_json(data)
     else:
         typer.echo(f"{position.width}x{position.height}, {analysis.assumption}"
@@ -321,24 +355,31 @@ def analyze_command(
 
 # == reconstruction: reconstruct ==================================================================
 
-class ReconstructRule(str, Enum):
+class ReconstructRule(StrEnum):
     classic = "classic"
     mosaic = "mosaic"
 
 
-class ReconstructEngine(str, Enum):
+class ReconstructEngine(StrEnum):
     sat = "sat"
     cpsat = "cpsat"
 
 
 @app.command("reconstruct")
 def reconstruct_command(
-    file: Annotated[Path, typer.Argument(help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
-    rule: Annotated[ReconstructRule, typer.Option(help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the cell.")] = ReconstructRule.classic,
-    engine: Annotated[ReconstructEngine, typer.Option(help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
-    limit: Annotated[Optional[int], typer.Option(help="Stop once this many layouts are known (default 2: enough to settle uniqueness).")] = None,
+    file: Annotated[Path, typer.Argument(
+        help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
+    rule: Annotated[ReconstructRule, typer.Option(
+        help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the "
+        "cell.")] = ReconstructRule.classic,
+    engine: Annotated[ReconstructEngine, typer.Option(
+        help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
+    limit: Annotated[Optional[int], typer.Option(
+        help="Stop once this many layouts are known (default 2: enough to settle "
+        "uniqueness).")] = None,
     all_layouts: Annotated[bool, typer.Option("--all", help="Count every layout exactly.")] = False,
-    time_limit: Annotated[float, typer.Option(help="Seconds of search before stopping with what is known.")] = 60.0,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds of search before stopping with what is known.")] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
@@ -382,9 +423,12 @@ def reconstruct_command(
 
 @app.command()
 def solvable(
-    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    rules: Annotated[str, typer.Option(help="The first-click rule the game is played under.")] = "safe-cell",
+    board_file: Annotated[Path, typer.Argument(
+        metavar="BOARD", help="A layout text file or an MBF file.")],
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    rules: Annotated[str, typer.Option(
+        help="The first-click rule the game is played under.")] = "safe-cell",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
@@ -392,7 +436,7 @@ def solvable(
 
     with user_errors():
         board = Board.load(board_file)
-        click = parse_cell(first_click, "--first-click") if first_click else default_first_click(rules)
+        click = first_click_of(first_click, rules, (board.width, board.height))
         result = solve_without_guessing(board, click, rules=rules)
     rows = text.position_rows(result.position)
     if as_json:
@@ -417,18 +461,26 @@ EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + 
 @app.command()
 def play(
     games: Annotated[int, typer.Option(help="How many games to play.")],
-    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert (default beginner).")] = None,
-    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    difficulty: Annotated[Optional[str], typer.Option(
+        help="beginner, intermediate or expert (default beginner).")] = None,
+    width: Annotated[Optional[int], typer.Option(
+        help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    strategy: Annotated[str, typer.Option(help="best, safest or paper (seed 003's baseline).")] = "best",
+    rules: Annotated[str, typer.Option(
+        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    strategy: Annotated[str, typer.Option(
+        help="best, safest or paper (seed 003's baseline).")] = "best",
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    dask: Annotated[Optional[str], typer.Option(help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
+    dask: Annotated[Optional[str], typer.Option(
+        help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
-    save_replays: Annotated[Optional[Path], typer.Option("--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that `replay` judges.")] = None,
+    save_replays: Annotated[Optional[Path], typer.Option(
+        "--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that "
+        "`replay` judges.")] = None,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench
@@ -446,8 +498,13 @@ def play(
         if save_replays is not None:
             save_replays.mkdir(parents=True, exist_ok=True)
         if stdout_is_terminal() and not as_json:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn())
@@ -571,11 +628,8 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
                        "the player's flags removed")
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
-            try:
-                analysis = analyze(j.position, time_limit=60.0)
-                analysis.probabilities
-            except AnalysisTooHard:
-                analysis = analyze(j.position, forced_only=True)
+            # Past the time limit the analysis is partial: drawn with its forced cells only.
+            analysis = analyze(j.position, time_limit=60.0)
             marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
                                  and j.best_cell != analysis.best_guess else [])
             (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
@@ -645,13 +699,22 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
 
 @app.command("replay")
 def replay_command(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or .msreplay.jsonl.")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object per file.")] = False,
-    csv_file: Annotated[Optional[Path], typer.Option("--csv", help="Write one CSV row per replay to this file.")] = None,
-    positions: Annotated[Optional[Path], typer.Option("--positions", help="Write the position before each guess to this folder, as a file that analyze reads.")] = None,
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Draw each game, and the board at each guess, into this folder.")] = None,
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or "
+        ".msreplay.jsonl.")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object per file.")] = False,
+    csv_file: Annotated[Optional[Path], typer.Option(
+        "--csv", help="Write one CSV row per replay to this file.")] = None,
+    positions: Annotated[Optional[Path], typer.Option(
+        "--positions", help="Write the position before each guess to this folder, as a file that "
+        "analyze reads.")] = None,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Draw each game, and the board at each guess, into this folder.")] = None,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    dask: Annotated[Optional[str], typer.Option(help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the files.")] = None,
+    dask: Annotated[Optional[str], typer.Option(
+        help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the "
+        "files.")] = None,
 ) -> None:
     """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
     if jobs < 1:

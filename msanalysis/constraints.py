@@ -11,6 +11,8 @@ form the *sea*. Deciding forced cells is left to :mod:`msanalysis.sat`, counting
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -23,7 +25,7 @@ from msanalysis.position import FLAG, HIDDEN, MINE, Position
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Clue", "Box", "Component", "Constraints", "build", "settle"]
+__all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 # _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row
@@ -216,7 +218,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
             else:
                 flags = known_count - shown
                 message = (f"the flags outnumber the mines: {flags} flag{'s' if flags != 1 else ''}"
-                           + (f" and {shown} shown mine{'s' if shown != 1 else ''}" if shown else "")
+                           + (f" and {shown} shown mine{'s' if shown != 1 else ''}"
+                              if shown else "")
                            + f" for {mines} on the board, so a flag is wrong (ignore the flags, "
                            "--ignore-flags on the command line, to analyse the position without "
                            "them)")
@@ -234,7 +237,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     bad = revealed & ((needed < 0) | (needed > unknown_around))
     if bad.any():
         cell = _cells(*np.nonzero(bad))[0]
-        raise _single_clue_error(position, cell, int(needed[cell]), ignore_flags)
+        raise _single_clue_error(position, cell, int(states[cell]), int(needed[cell]),
+                                 ignore_flags)
 
     # Clue ids on a padded grid, so the eight neighbour lookups below need no bounds checks.
     clue_mask = revealed & (unknown_around > 0)
@@ -277,7 +281,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     frontier = _cells(front_rows, front_cols)
     front_cells = [frontier[i] for i in cell_order.tolist()]
     box_bounds = _bounds(box_of_cell, box_count)
-    box_cells = [tuple(front_cells[a:b]) for a, b in zip(box_bounds, box_bounds[1:])]
+    box_cells = [tuple(front_cells[a:b]) for a, b in itertools.pairwise(box_bounds)]
 
     # (box, clue) pairs, box by box with clues ascending: read off each box's first cell.
     pair_box, column = np.nonzero(touches[first_cell])
@@ -300,8 +304,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_cells = _cells(clue_rows, clue_cols)
     clues = list(map(Clue, clue_cells, states[clue_rows, clue_cols].tolist(),
                      needed[clue_rows, clue_cols].tolist(),
-                     [tuple(touched[a:b]) for a, b in zip(of_touch, of_touch[1:])],
-                     [tuple(boxes_by_clue[a:b]) for a, b in zip(of_clue, of_clue[1:])]))
+                     [tuple(touched[a:b]) for a, b in itertools.pairwise(of_touch)],
+                     [tuple(boxes_by_clue[a:b]) for a, b in itertools.pairwise(of_clue)]))
 
     # Components: clues joined through the boxes they share.
     same_box = pair_box[1:] == pair_box[:-1]
@@ -327,8 +331,9 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                        components, sea)
 
 
-def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int],
-           clues_of_box: list[list[int]]) -> tuple[list[int], list[int]] | None:
+def settle(sizes: Sequence[int], scopes: Sequence[Sequence[int]], needs: Sequence[int],
+           rooms: Sequence[int], clues_of_box: Sequence[Sequence[int]]
+           ) -> tuple[list[int], list[int]] | None:
     """What clues decide one at a time, repeatedly: boxes all mines or all safe.
 
     A clue whose open cells must all be mines (or all be safe) decides its open boxes, which
@@ -338,11 +343,11 @@ def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], ro
 
     Parameters
     ----------
-    sizes : list of int
+    sizes : sequence of int
         Cells of each box.
-    scopes, needs, rooms : lists, one entry per clue
+    scopes, needs, rooms : sequences, one entry per clue
         The boxes of the clue, the mines it needs among them, and its number of cells.
-    clues_of_box : list of list of int
+    clues_of_box : sequence of sequence of int
         The clues of each box.
 
     Returns
@@ -399,7 +404,7 @@ def _grouped(labels: np.ndarray, count: int) -> list[tuple[int, ...]]:
     """Indices holding each label, ascending."""
     order = np.argsort(labels, kind="stable").tolist()
     bounds = _bounds(labels, count)
-    return [tuple(order[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [tuple(order[a:b]) for a, b in itertools.pairwise(bounds)]
 
 
 def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -428,9 +433,8 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array(parent, dtype=np.int64)
 
 
-def _single_clue_error(position: Position, cell: Cell, needed: int,
+def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
                        ignore_flags: bool) -> InconsistentPosition:
-    number = position.number(cell)
     height, width = position.shape
     around = [(r, c) for r in range(cell[0] - 1, cell[0] + 2)
               for c in range(cell[1] - 1, cell[1] + 2)

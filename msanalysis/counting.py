@@ -21,7 +21,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
@@ -32,8 +32,16 @@ from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
-__all__ = ["Problem", "ComponentCount", "Joined", "Count", "count_component", "join", "count",
-           "together"]
+__all__ = [
+    "ComponentCount",
+    "Count",
+    "Joined",
+    "Problem",
+    "count",
+    "count_component",
+    "join",
+    "together",
+]
 
 _SINGLE_BAG_BOXES = 10
 """Problems with at most this many open boxes are enumerated in one bag: a decomposition costs
@@ -82,7 +90,7 @@ class Problem:
         return [len(box) for box in self.boxes]
 
     @classmethod
-    def of_component(cls, constraints: Constraints, component: Component) -> "Problem":
+    def of_component(cls, constraints: Constraints, component: Component) -> Problem:
         """The problem of one component of a position (boxes in ``component.box_ids`` order)."""
         local = {j: i for i, j in enumerate(component.box_ids)}
         clues = [constraints.clues[i] for i in component.clue_ids]
@@ -91,7 +99,7 @@ class Problem:
                    tuple(clue.mines for clue in clues), component.clues)
 
     @classmethod
-    def from_clues(cls, clues: Iterable[tuple[Cell, int, Sequence[Cell]]]) -> "Problem":
+    def from_clues(cls, clues: Iterable[tuple[Cell, int, Sequence[Cell]]]) -> Problem:
         """The problem of clues given as ``(where, mines needed, unknown cells)``.
 
         Cells touching the same clues form a box; boxes are numbered in the order their first
@@ -110,14 +118,14 @@ class Problem:
         return cls(boxes, tuple(tuple(sorted({box_of[c] for c in cells})) for _, _, cells in clues),
                    tuple(need for _, need, _ in clues), tuple(at for at, _, _ in clues))
 
-    def with_need(self, clue: int, need: int) -> "Problem":
+    def with_need(self, clue: int, need: int) -> Problem:
         """The same problem with clue ``clue`` needing ``need`` mines."""
         needs = list(self.needs)
         needs[clue] = need
         return replace(self, needs=tuple(needs))
 
     def fixing(self, *, mines: Iterable[Cell] = (), safe: Iterable[Cell] = ()
-               ) -> tuple["Problem", int]:
+               ) -> tuple[Problem, int]:
         """The problem left when the given cells are known: ``(problem, mines fixed in it)``.
 
         Fixed cells leave their boxes (a box left empty goes), and each clue needs the fixed
@@ -210,7 +218,7 @@ class ComponentCount:
         """All layouts of the component, whatever their number of mines."""
         return sum(self.layouts)
 
-    def shifted(self, mines: int) -> "ComponentCount":
+    def shifted(self, mines: int) -> ComponentCount:
         """The same count with ``mines`` more in every layout (mines fixed outside the problem).
         """
         return ComponentCount(self.offset + mines, self.layouts, self.box_mines)
@@ -476,7 +484,6 @@ class Count:
             reach.append({a + b for a in own for b in reach[-1]})
         reach.reverse()
         problems = self._problems()
-        made = 0
 
         def extend(i: int, placed: int, chosen: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
             if i == len(parts):
@@ -496,10 +503,9 @@ class Count:
             for layout in problems[i].layouts(mines=wanted):
                 yield from extend(i + 1, placed + len(layout), chosen | layout)
 
-        for layout in extend(0, 0, frozenset()):
+        for made, layout in enumerate(extend(0, 0, frozenset())):
             if limit is not None and made >= limit:
                 return
-            made += 1
             yield layout
 
 
@@ -747,30 +753,27 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
     total = before[-1]
-    box_mines: list = [None] * len(sizes)
-    for v, verdict in enumerate(decided):
-        if verdict > 0:
-            box_mines[v] = (total[0], sizes[v] * total[1])
+    # Each open box's mines times the other pieces' layouts; decided boxes are not read below.
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
         shift = before[p].low + after[p + 1].low
         others = before[p].bits * after[p + 1].bits
-        for v, value in zip(piece, mines):
-            if value is not None:
-                box_mines[v] = Packed(value.low + shift, value.bits * others)
+        for v, weight in zip(piece, mines):
+            if weight is not None:
+                box_mines[v] = Packed(weight.low + shift, weight.bits * others)
 
     # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total[1] & -total[1]).bit_length() - 1) // width
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
     offset = total.low + low
-    layouts = _unpack(total.bits >> (low * width), width)
+    layouts = tuple(_unpack(total.bits >> (low * width), width))
     span = len(layouts)
 
-    def aligned(value) -> int:
+    def aligned(value: Packed | None) -> int:
         if value is None:
             return 0
         shift = (value.low - offset) * width
         return value.bits << shift if shift >= 0 else value.bits >> -shift
 
-    layouts = tuple(layouts)
     nothing = (0,) * span
     # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
     return ComponentCount(offset, layouts, tuple(
@@ -855,7 +858,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
             values = times(values, keys_for_child[child], up[child])
         inner[b] = values
         up[b] = collect(parent_keys[b], values)
-    total = None
+    total: Packed | None = None
     for value in inner[0]:
         if value:
             total = _plus(total, value, width)
@@ -866,17 +869,17 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
     down[0] = {(): Packed(0, 1)}
-    box_mines: list = [None] * len(sizes)
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
         beliefs = times(inner[b], parent_keys[b], down[b])
         for i, v in enumerate(bags[b]):
             if home[v] == b:
-                mines = None
+                weight: Packed | None = None
                 for row, belief in zip(assignments[b], beliefs):
                     if row[i] and belief:
-                        mines = _plus(mines, Packed(belief.low, row[i] * belief.bits), width)
-                box_mines[v] = mines
+                        weight = _plus(weight, Packed(belief.low, row[i] * belief.bits), width)
+                box_mines[v] = weight
         kids = children[b]
         if not kids:
             continue
@@ -981,7 +984,7 @@ def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
     return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
 
 
-def _dot(a: list[int], b: list[int]) -> int:
+def _dot(a: Sequence[int], b: Sequence[int]) -> int:
     return sum(map(mul, a, b))
 
 

@@ -9,8 +9,14 @@ work on it would exceed the bound the caller set.
 
 from __future__ import annotations
 
-__all__ = ["MsanalysisError", "InvalidInput", "ParseError", "InconsistentPosition",
-           "IllegalMove", "AnalysisTooHard"]
+__all__ = [
+    "AnalysisTooHard",
+    "IllegalMove",
+    "InconsistentPosition",
+    "InvalidInput",
+    "MsanalysisError",
+    "ParseError",
+]
 
 
 class MsanalysisError(Exception):
@@ -24,10 +30,10 @@ class InvalidInput(MsanalysisError, ValueError):
     Examples
     --------
     >>> from msanalysis.rules import board_size
-    >>> board_size("huge")
+    >>> board_size("huge")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    msanalysis.errors.InvalidInput: unknown difficulty 'huge'; choose one of beginner, intermediate, expert
+    msanalysis.errors.InvalidInput: unknown difficulty 'huge'; choose one of beginner, ...
     """
 
 
@@ -67,7 +73,7 @@ class ParseError(MsanalysisError, ValueError):
             where.append(f"column {self.column}")
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
-    def in_file(self, source: str) -> "ParseError":
+    def in_file(self, source: str) -> ParseError:
         """Return the same error, located in the file ``source``."""
         return ParseError(self.reason, line=self.line, column=self.column, source=source)
 

@@ -12,6 +12,8 @@ import math
 import sys
 from fractions import Fraction
 
+from msanalysis.errors import InvalidInput
+
 __all__ = ["decimal", "fraction_text", "magnitude"]
 
 _LOG10_2 = math.log10(2)
@@ -63,7 +65,7 @@ def magnitude(value: int, *, digits: int = 40) -> str:
     'about 1.51 x 10^1806 (1807 digits)'
     """
     if value < 0:
-        raise ValueError("a count cannot be negative")
+        raise InvalidInput("a count cannot be negative")
     power = _power_of_ten(value)
     if power < digits:
         return str(value)

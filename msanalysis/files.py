@@ -12,7 +12,7 @@ from pathlib import Path
 
 from msanalysis.errors import ParseError
 
-__all__ = ["MAX_FILE_BYTES", "read_bytes", "read_text", "decode_text", "limited"]
+__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "read_bytes", "read_text"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input: a position of the largest size the toolkit holds (10

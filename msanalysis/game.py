@@ -83,7 +83,7 @@ class Game:
 
     @classmethod
     def started(cls, width: int, height: int, mines: int, *, rules: str = "safe-cell",
-                first_click: Cell = (0, 0), seed: int | None = None) -> "Game":
+                first_click: Cell = (0, 0), seed: int | None = None) -> Game:
         """Generate a layout with :func:`~msanalysis.rules.generate` and make the first click.
 
         Examples

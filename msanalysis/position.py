@@ -28,7 +28,7 @@ from msanalysis.board import Cell
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import read_text
 
-__all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
+__all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
 HIDDEN = -1
 """Cell state of a covered cell."""
@@ -67,9 +67,10 @@ class Position:
     True
     """
 
-    __slots__ = ("_states", "_total_mines", "__dict__")
+    __slots__ = ("__dict__", "_states", "_total_mines")
 
-    def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
+    def __init__(self, states: np.ndarray | list[list[int]],
+                 total_mines: int | None = None) -> None:
         array = np.array(states, dtype=np.int8)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
             raise InvalidInput(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
@@ -87,7 +88,7 @@ class Position:
 
     # -- text -----------------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, total_mines: int | None = None) -> "Position":
+    def from_text(cls, text: str, *, total_mines: int | None = None) -> Position:
         """Parse the canonical text form.
 
         Parameters
@@ -171,7 +172,7 @@ class Position:
         return f"mines: {self._total_mines}\n{body}"
 
     @classmethod
-    def from_mine(cls, text: str, *, total_mines: int | None = None) -> "Position":
+    def from_mine(cls, text: str, *, total_mines: int | None = None) -> Position:
         """Parse a JSMinesweeper ``.mine`` position: ``WxHxM``, then rows of ``H``, ``F``, digits.
 
         Examples
@@ -184,12 +185,12 @@ class Position:
             raise ParseError("empty .mine file: expected a first line WxHxM", line=1)
         header = _MINE_HEADER.match(lines[0])
         if header is None:
-            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as 30x16x99",
-                             line=1)
+            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as "
+                             "30x16x99", line=1)
         width, height, mines = (int(group) for group in header.groups())
         if width == 0 or height == 0:
             raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
-        rows = []
+        rows: list[list[int]] = []
         for number, raw in enumerate(lines[1:], start=2):
             line = raw.strip()
             if not line:
@@ -197,8 +198,8 @@ class Position:
             if len(rows) == height:
                 raise ParseError(f"more than the {height} rows the header gives", line=number)
             if len(line) != width:
-                raise ParseError(f"row has {len(line)} cells, the header gives {width}", line=number,
-                                 column=min(len(line), width) + 1)
+                raise ParseError(f"row has {len(line)} cells, the header gives {width}",
+                                 line=number, column=min(len(line), width) + 1)
             row = []
             for column, char in enumerate(line, start=1):
                 if char in "Hh":
@@ -222,7 +223,7 @@ class Position:
         return cls(rows, mines)
 
     @classmethod
-    def load(cls, path: str | Path, *, total_mines: int | None = None) -> "Position":
+    def load(cls, path: str | Path, *, total_mines: int | None = None) -> Position:
         """Read a position file: canonical text, or a JSMinesweeper ``.mine`` file.
 
         The format is chosen by the extension ``.mine`` or by a ``WxHxM`` first line.
@@ -270,7 +271,7 @@ class Position:
     def total_mines(self) -> int | None:
         return self._total_mines
 
-    def with_total_mines(self, total_mines: int | None) -> "Position":
+    def with_total_mines(self, total_mines: int | None) -> Position:
         """A copy of this position with another total mine count."""
         return Position(self._states, total_mines)
 

@@ -37,7 +37,7 @@ import tempfile
 import time as _time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -45,15 +45,25 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Board, Cell
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import RULES
 
-__all__ = ["ActionKind", "Action", "Replay", "ReplayError", "ReplayRecorder", "load_replay",
-           "save_replay", "apply_action", "position_without_flags", "REPLAY_SUFFIXES",
-           "FORMAT_VERSION"]
+__all__ = [
+    "FORMAT_VERSION",
+    "REPLAY_SUFFIXES",
+    "Action",
+    "ActionKind",
+    "Replay",
+    "ReplayError",
+    "ReplayRecorder",
+    "apply_action",
+    "load_replay",
+    "position_without_flags",
+    "save_replay",
+]
 
 FORMAT_VERSION = 1
 """The version of our JSON-lines format that :func:`save_replay` writes and this module reads."""
@@ -121,7 +131,7 @@ class Action:
         try:
             kind = ActionKind(self.kind)
         except ValueError:
-            raise ValueError(f"unknown action {self.kind!r}; expected one of "
+            raise InvalidInput(f"unknown action {self.kind!r}; expected one of "
                              f"{', '.join(k.value for k in ActionKind)}") from None
         row, col = self.cell
         object.__setattr__(self, "kind", kind)
@@ -173,14 +183,14 @@ class Replay:
         actions = tuple(a if isinstance(a, Action) else Action(*a) for a in self.actions)
         object.__setattr__(self, "actions", actions)
         if self.rules is not None and self.rules not in RULES:
-            raise ValueError(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
+            raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
         for number, action in enumerate(actions):
             row, col = action.cell
             if not (0 <= row < self.height and 0 <= col < self.width):
-                raise ValueError(f"action {number} ({action.kind} at {action.cell}) is off the "
+                raise InvalidInput(f"action {number} ({action.kind} at {action.cell}) is off the "
                                  f"{self.width}x{self.height} board")
             if not math.isfinite(action.time):
-                raise ValueError(f"action {number} has no finite time ({action.time})")
+                raise InvalidInput(f"action {number} has no finite time ({action.time})")
 
     # -- facts ----------------------------------------------------------------------------------
     @property
@@ -250,8 +260,8 @@ class Replay:
     def play(self) -> Game:
         """The game after every action (see :meth:`steps`)."""
         game = self.game()
-        for _, _, game, _ in self.steps():
-            pass
+        for _, _, after, _ in self.steps():
+            game = after
         return game
 
     def __repr__(self) -> str:
@@ -356,7 +366,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
         value = header.get(name)
         if value is None and optional:
             return None
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
             raise fail(f"header field {name!r} is missing or not a {_kind_name(kind)}",
                        header_line)
         return value
@@ -528,7 +538,7 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
     player = data["player"].strip() or None
     start = data["start_time"]
     try:
-        date = datetime.fromtimestamp(start / 1e6, tz=timezone.utc) if start > 0 else None
+        date = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         date = None
     software = data["software"].strip()
@@ -641,8 +651,8 @@ class ReplayRecorder:
     """Play a :class:`~msanalysis.game.Game` and keep its actions, to make a :class:`Replay`.
 
     Make the first click through the recorder (:meth:`reveal`); the recorder is then also an
-    ``on_move`` callback for :func:`msanalysis.play.autoplay.autoplay`, which applies the moves to the
-    game itself.
+    ``on_move`` callback for :func:`msanalysis.play.autoplay.autoplay`, which applies the moves to
+    the game itself.
 
     Parameters
     ----------
@@ -673,7 +683,7 @@ class ReplayRecorder:
     def __init__(self, game: Game, *, player: str | None = None, program: str = "msanalysis",
                  clock: Callable[[], float] | None = None) -> None:
         if game.clicks:
-            raise ValueError("start recording before the first click: the recorder must see it")
+            raise InvalidInput("start recording before the first click: the recorder must see it")
         self.game = game
         self.player = player
         self.program = program
@@ -686,7 +696,7 @@ class ReplayRecorder:
         moment = float(self._clock())
         if self._start is None:
             self._start = moment
-            self._date = datetime.now(timezone.utc).replace(microsecond=0)
+            self._date = datetime.now(UTC).replace(microsecond=0)
         return moment - self._start
 
     def record(self, kind: ActionKind | str, cell: Cell) -> None:

@@ -27,8 +27,15 @@ import numpy as np
 from msanalysis.board import Board, Cell, check_size
 from msanalysis.errors import InvalidInput
 
-__all__ = ["DIFFICULTIES", "FirstClick", "RULES", "board_size", "default_first_click",
-           "generate", "windows_xp_move"]
+__all__ = [
+    "DIFFICULTIES",
+    "RULES",
+    "FirstClick",
+    "board_size",
+    "default_first_click",
+    "generate",
+    "windows_xp_move",
+]
 
 DIFFICULTIES: dict[str, tuple[int, int, int]] = {
     "beginner": (9, 9, 10),
@@ -51,7 +58,7 @@ class FirstClick(StrEnum):
         return repr(self.value)
 
     @classmethod
-    def parse(cls, rules: str) -> "FirstClick":
+    def parse(cls, rules: str) -> FirstClick:
         """The rule named ``rules``; a ValueError listing the names for any other string."""
         try:
             return cls(rules)
@@ -93,15 +100,24 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
     return width, height, mines
 
 
-def default_first_click(rules: str) -> Cell:
+def default_first_click(rules: str, *, width: int | None = None,
+                        height: int | None = None) -> Cell:
     """Where a game starts by default: (3, 3) for ``safe-opening``/``no-guess``, else (0, 0).
+
+    Given the board's size, (3, 3) moves to the middle of a board too small for it.
 
     Examples
     --------
     >>> default_first_click("safe-opening"), default_first_click("windows-xp")
     ((3, 3), (0, 0))
+    >>> default_first_click("safe-opening", width=2, height=2)
+    (1, 1)
     """
-    return (3, 3) if rules in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS) else (0, 0)
+    if rules not in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
+        return (0, 0)
+    row = 3 if height is None else min(3, height // 2)
+    col = 3 if width is None else min(3, width // 2)
+    return (row, col)
 
 
 def windows_xp_move(board: Board, first_click: Cell) -> Board:
@@ -164,7 +180,8 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     >>> board = generate(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=1)
     >>> board.mine_count, board.numbers[4, 4]
     (10, np.int8(0))
-    >>> generate(9, 9, 10, first_click=(0, 0), seed=1) == generate(9, 9, 10, first_click=(0, 0), seed=1)
+    >>> again = generate(9, 9, 10, first_click=(0, 0), seed=1)
+    >>> generate(9, 9, 10, first_click=(0, 0), seed=1) == again
     True
 
     Notes

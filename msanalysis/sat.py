@@ -14,6 +14,7 @@ cells plus ``atmost(n - k)`` over their negations.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pysat.formula import IDPool
@@ -60,7 +61,9 @@ class Explanation:
         Examples
         --------
         >>> print(explain(Position.from_text("mines: 1\\n???\\n1??"), (0, 2)))
-        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is a mine.
+        ... # doctest: +NORMALIZE_WHITESPACE
+        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is
+        a mine.
         """
         if self.numbers:
             parts = [f"the {n} at ({r}, {c})" for (r, c), n in zip(self.clues, self.numbers)]
@@ -268,6 +271,7 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
             placed += len(box.cells)
         elif verdict < 0:
             safe.extend(box.cells)
+    groups: list[tuple[Sequence[int], Sequence[int], bool]]
     if _count_is_loose(constraints, propagated):
         groups = [(component.clue_ids, component.box_ids, False) for component in
                   constraints.components]
@@ -344,7 +348,10 @@ def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: 
 class _Guarded:
     """A solver holding every clue and the mine count, each switched on by a selector literal,
     so that unsatisfiable cores name clues. The sea has no variables: the count bounds the
-    frontier's mines, and a question about a sea cell is a bound too."""
+    frontier's mines, and a question about a sea cell is a bound too.
+
+    ``selectors`` lists them all, the clues' first; ``clue_at`` maps a clue's selector to its
+    cell and ``count`` is the mine count's selector (None when the count is unknown)."""
 
     def __init__(self, constraints: Constraints) -> None:
         self.constraints = constraints
@@ -352,17 +359,19 @@ class _Guarded:
         self.var = {cell: self.pool.id(cell) for box in constraints.boxes for cell in box.cells}
         self.frontier = list(self.var.values())
         self.solver = Solver(name="mc")
-        self.selectors: dict[int, Cell | None] = {}
+        self.clue_at: dict[int, Cell] = {}
         for clue in constraints.clues:
             selector = self.pool.id(("clue", clue.cell))
-            self.selectors[selector] = clue.cell
+            self.clue_at[selector] = clue.cell
             _guarded_between(self.solver, self.pool, selector,
                              [self.var[cell] for cell in clue.cells], clue.mines, clue.mines)
+        self.selectors = list(self.clue_at)
+        self.count: int | None = None
         if constraints.remaining is not None:
-            selector = self.pool.id(("count",))
-            self.selectors[selector] = None
+            self.count = self.pool.id(("count",))
+            self.selectors.append(self.count)
             remaining = constraints.remaining
-            _guarded_between(self.solver, self.pool, selector, self.frontier,
+            _guarded_between(self.solver, self.pool, self.count, self.frontier,
                              remaining - len(constraints.sea), remaining)
 
     def query(self, cell: Cell, mine: bool) -> int | None:
@@ -383,7 +392,7 @@ class _Guarded:
     def minimal_core(self, query: list[int], prefer_drop: list[int]) -> list[int]:
         """Selectors of a minimal unsatisfiable set (with ``query`` assumed), dropping the ones
         early in ``prefer_drop`` first."""
-        everything = list(self.selectors)
+        everything = self.selectors
         if self.solver.solve(assumptions=everything + query):
             raise InvalidInput("the selected constraints are satisfiable")
         in_core = set(self.solver.get_core() or everything)
@@ -398,6 +407,10 @@ class _Guarded:
                 smaller = set(self.solver.get_core() or trial)
                 core = [s for s in trial if s in smaller or s in core[:i]]
         return core
+
+    def clues_in(self, core: list[int]) -> list[Cell]:
+        """The cells of the clues whose selectors are in ``core``, sorted."""
+        return sorted(self.clue_at[s] for s in core if s in self.clue_at)
 
     def close(self) -> None:
         self.solver.delete()
@@ -429,16 +442,18 @@ def inconsistency(constraints: Constraints) -> InconsistentPosition:
     """
     guarded = _Guarded(constraints)
     try:
-        selectors = sorted(guarded.selectors, key=lambda s: (guarded.selectors[s] is not None,
-                                                            guarded.selectors[s] or (0, 0)))
+        # The count first, then the clues in reading order.
+        selectors = ([] if guarded.count is None else [guarded.count]) + sorted(
+            guarded.clue_at, key=guarded.clue_at.__getitem__)
         core = guarded.minimal_core([], selectors)
     finally:
         guarded.close()
-    cells = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
-    uses_count = any(guarded.selectors[s] is None for s in core)
+    cells = guarded.clues_in(core)
+    uses_count = guarded.count in core
     total = constraints.position.total_mines
     total_text = f"{total} mine{'s' if total != 1 else ''} in total"
-    named = [f"the {constraints.position.number(cell)} at {cell}" for cell in cells]
+    number_at = {clue.cell: clue.number for clue in constraints.clues}
+    named = [f"the {number_at[cell]} at {cell}" for cell in cells]
     if len(named) > 1:
         named = [", ".join(named[:-1]) + " and " + named[-1]]
     if cells:
@@ -462,7 +477,7 @@ def _consistent(position: Position) -> bool:
         return False
     guarded = _Guarded(constraints)
     try:
-        return guarded.solver.solve(assumptions=list(guarded.selectors))
+        return guarded.solver.solve(assumptions=guarded.selectors)
     finally:
         guarded.close()
 
@@ -520,7 +535,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
     constraints = build(position, ignore_flags=ignore_flags)
     guarded = _Guarded(constraints)
     try:
-        everything = list(guarded.selectors)
+        everything = guarded.selectors
         if not guarded.solver.solve(assumptions=everything):
             raise inconsistency(constraints)
         # Can the cell be a mine? Can it be safe? Exactly one answer must be no.
@@ -528,25 +543,29 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         for mine in (True, False):
             literal = guarded.query(cell, mine)
             answers[mine] = literal is None or guarded.solver.solve(
-                assumptions=everything + [literal])
+                assumptions=[*everything, literal])
         if answers[True] and answers[False]:
             raise InvalidInput(f"cell {cell} is not forced: it is a mine in some layouts and safe "
                              "in others")
         is_mine = answers[True]
-        query = [guarded.query(cell, not is_mine)]
+        # The other answer was no, so its question is a literal (a sea cell's only when the
+        # count is known).
+        opposite = guarded.query(cell, not is_mine)
+        assert opposite is not None
 
-        def drop_first(selector: int) -> tuple:
-            where = guarded.selectors[selector]
-            if where is None:
+        def drop_first(selector: int) -> tuple[int, int, Cell]:
+            if selector == guarded.count:
                 return (0, 0, (0, 0))
+            where = guarded.clue_at[selector]
             distance = max(abs(where[0] - row), abs(where[1] - col))
             return (1, -distance, (-where[0], -where[1]))
 
-        core = guarded.minimal_core(query, sorted(everything, key=drop_first))
+        core = guarded.minimal_core([opposite], sorted(everything, key=drop_first))
     finally:
         guarded.close()
-    clues = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
-    uses_count = cell not in guarded.var or any(guarded.selectors[s] is None for s in core)
+    clues = guarded.clues_in(core)
+    uses_count = cell not in guarded.var or guarded.count in core
+    number_at = {clue.cell: clue.number for clue in constraints.clues}
     return Explanation(cell, "mine" if is_mine else "safe", clues, uses_count,
                        () if ignore_flags else _flags_near(position, clues),
-                       tuple(position.number(c) for c in clues))
+                       tuple(number_at[c] for c in clues))

@@ -14,6 +14,7 @@ never import it (their ``_repr_svg_`` methods import it lazily).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ from msanalysis.errors import InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.reconstruction import NumberGrid, Reconstruction
 
-__all__ = ["Svg", "board", "replay", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
+__all__ = ["DEFAULT_CELL_SIZE", "NUMBER_COLOURS", "Svg", "board", "probability_colour", "replay"]
 
 
 class Svg(str):
@@ -120,7 +121,7 @@ def probability_colour(p: float) -> str:
     ('#ffffcc', '#bd0026')
     """
     p = min(max(float(p), 0.0), 1.0)
-    for (lo, c0), (hi, c1) in zip(_RAMP, _RAMP[1:]):
+    for (lo, c0), (hi, c1) in itertools.pairwise(_RAMP):
         if p <= hi:
             t = (p - lo) / (hi - lo)
             r, g, b = (round(a + (b_ - a) * t) for a, b_ in zip(c0, c1))
@@ -208,7 +209,7 @@ def _analysis_scene(analysis: Analysis) -> _Scene:
     best = analysis.best_guess if analysis.exact and analysis.requires_guess else None
     return _Scene(position.height, position.width, np.array(position.states), grid,
                   frozenset(analysis.forced_safe), frozenset(analysis.forced_mines),
-                  tuple(best) if best is not None else None, is_analysis=True,
+                  best, is_analysis=True,
                   flags_unknown=analysis.ignore_flags)
 
 
@@ -395,8 +396,9 @@ def _draw_coordinates(canvas: _Canvas) -> None:
         canvas.add(f'<text x="{_num(canvas.x(col) + s / 2)}" y="{_num(canvas.top - 0.3 * size)}" '
                    f'text-anchor="middle">{col}</text>')
     for row in range(scene.height):
-        canvas.add(f'<text x="{_num(canvas.left - 0.25 * size)}" '
-                   f'y="{_num(canvas.y(row) + s / 2 + 0.36 * size)}" text-anchor="end">{row}</text>')
+        y = _num(canvas.y(row) + s / 2 + 0.36 * size)
+        canvas.add(f'<text x="{_num(canvas.left - 0.25 * size)}" y="{y}" '
+                   f'text-anchor="end">{row}</text>')
     canvas.add('</g>')
 
 
@@ -420,10 +422,9 @@ def _legend_items(scene: _Scene, explained, highlight: list[Cell]) -> list[tuple
         items.append(("mine", "forced mine"))
     if _shaded_cells(scene):
         items.append(("ramp", "chance of a mine"))
-    if scene.is_analysis:
-        if scene.best_guess is not None:
-            row, col = scene.best_guess
-            items.append(("guess", f"best guess ({row}, {col})"))
+    if scene.is_analysis and scene.best_guess is not None:
+        row, col = scene.best_guess
+        items.append(("guess", f"best guess ({row}, {col})"))
     if scene.filled is not None:
         items.append(("filled", "mine"))
     if scene.conflict:
@@ -583,7 +584,8 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     if explained is not None:
         for row, col in explained[2]:
             canvas.outline(row, col, _CLUE, line)
-        canvas.outline(*explained[0], _HIGHLIGHT, line * 1.3)
+        row, col = explained[0]
+        canvas.outline(row, col, _HIGHLIGHT, line * 1.3)
 
     grid_width = canvas.x(scene.width)
     total_width, total_height = grid_width, canvas.y(scene.height)
@@ -644,14 +646,15 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
         states[(states == HIDDEN) & layout.mask] = FLAG
     cell = float(DEFAULT_CELL_SIZE if size is None else size)
     if not cell > 0 or math.isinf(cell):
-        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
     guesses = [j for j in analysis.judgements if j.verdict in ("guess", "needless", "blunder")]
     scene = _Scene(final.height, final.width, states, None)
     canvas = _Canvas(scene, cell, coordinates)
     _draw_cells(canvas)
     for judgement in guesses:
         p = judgement.probability
-        canvas.rect(*judgement.cell, _FACE if p is None else probability_colour(float(p)))
+        row, col = judgement.cell
+        canvas.rect(row, col, _FACE if p is None else probability_colour(float(p)))
     # The marks go on top of the cells; a numbered cell shows its number instead of its own.
     labelled = scene.states.copy()
     for judgement in guesses:
@@ -664,15 +667,16 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
         p = judgement.probability
         ink = "#ffffff" if p is not None and _is_dark(probability_colour(float(p))) else "#000000"
         label = str(number)
-        canvas.text(*judgement.cell, label, fill=ink, scale=0.62 if len(label) < 3 else 0.45,
-                    bold=True)
+        row, col = judgement.cell
+        canvas.text(row, col, label, fill=ink, scale=0.62 if len(label) < 3 else 0.45, bold=True)
     canvas.add('</g>')
     if coordinates:
         _draw_coordinates(canvas)
     line = max(2.0, cell * 0.11)
     outline = {"guess": _GUESS, "needless": _CLUE, "blunder": _HIGHLIGHT}
     for judgement in guesses:
-        canvas.outline(*judgement.cell, outline[judgement.verdict], line)
+        row, col = judgement.cell
+        canvas.outline(row, col, outline[judgement.verdict], line)
 
     grid_width = canvas.x(scene.width)
     total_width, total_height = grid_width, canvas.y(scene.height)

@@ -1,7 +1,8 @@
 """Text renderings for a terminal: grids with row and column numbers, and one-line summaries.
 
 Every command of :mod:`msanalysis.cli` that shows a grid draws it here, so they all look alike;
-the numbers are coloured like the classic game's on a terminal. Pictures are :mod:`msanalysis.svg`'s.
+the numbers are coloured like the classic game's on a terminal. Pictures are
+:mod:`msanalysis.svg`'s.
 """
 
 from __future__ import annotations
@@ -15,19 +16,37 @@ from msanalysis.board import Board, Cell
 from msanalysis.exact import magnitude
 from msanalysis.position import Position
 
-__all__ = ["render_grid", "position_rows", "board_rows", "marked_rows", "percent_rows",
-           "percent_grid", "cells_text", "layouts_summary", "plural", "quantity"]
+__all__ = [
+    "board_rows",
+    "cells_text",
+    "layouts_summary",
+    "marked_rows",
+    "percent_grid",
+    "percent_rows",
+    "plural",
+    "position_rows",
+    "quantity",
+    "render_grid",
+]
 
 
 # Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
 # close as the 16 terminal colours get.
-_CHAR_STYLE = {
-    "1": {"fg": "bright_blue"}, "2": {"fg": "green"}, "3": {"fg": "bright_red"},
-    "4": {"fg": "blue"}, "5": {"fg": "red"}, "6": {"fg": "cyan"}, "7": {"fg": "white"},
-    "8": {"fg": "bright_black"}, "*": {"fg": "bright_red", "bold": True},
-    "F": {"fg": "bright_magenta", "bold": True}, "?": {"fg": "bright_black"},
-    "S": {"fg": "bright_green", "bold": True}, "M": {"fg": "bright_red", "bold": True},
+_CHAR_STYLE: dict[str, tuple[str, bool]] = {  # colour, bold
+    "1": ("bright_blue", False), "2": ("green", False), "3": ("bright_red", False),
+    "4": ("blue", False), "5": ("red", False), "6": ("cyan", False), "7": ("white", False),
+    "8": ("bright_black", False), "*": ("bright_red", True), "F": ("bright_magenta", True),
+    "?": ("bright_black", False), "S": ("bright_green", True), "M": ("bright_red", True),
 }
+
+
+def _styled(char: str) -> str:
+    """One cell character in its colour (and bold for marks), when it has one."""
+    style = _CHAR_STYLE.get(char)
+    if style is None:
+        return char
+    colour, bold = style
+    return typer.style(char, fg=colour, bold=bold)
 
 
 def render_grid(rows: list[str], *, colour: bool = False) -> str:
@@ -48,8 +67,7 @@ def render_grid(rows: list[str], *, colour: bool = False) -> str:
     header.append(" " * (row_label + 1) + ones)
     lines = list(header)
     for number, row in enumerate(rows):
-        cells = "".join(typer.style(ch, **_CHAR_STYLE[ch]) if colour and ch in _CHAR_STYLE else ch
-                        for ch in row)
+        cells = "".join(_styled(ch) if colour else ch for ch in row)
         lines.append(f"{number:>{row_label}} {cells}")
     return "\n".join(lines)
 

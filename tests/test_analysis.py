@@ -14,7 +14,7 @@ from msanalysis import Analysis, analyze
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
-from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.position import HIDDEN, Position
 from msanalysis.sat import forced_cells
 from reference import enumerate_layouts, game_positions
 
@@ -135,7 +135,7 @@ def test_time_limit_gives_a_partial_analysis_with_the_forced_cells():
     partial = analyze(position, time_limit=0.05)
     assert not partial.exact and "time limit" in partial.stopped
     with pytest.raises(AnalysisTooHard):
-        partial.solutions
+        _ = partial.solutions
     data = partial.to_dict()
     assert data["exact"] is False and data["solutions"] is None and data["probabilities"] is None
     a = analyze(position, time_limit=0.05, forced_only=True)

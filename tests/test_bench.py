@@ -6,8 +6,17 @@ import math
 
 import pytest
 
-from msanalysis.play.bench import GameResult, Paired, PlaySpec, Summary, bench, paired, play_one, \
-    run_games, wilson_interval
+from msanalysis.play.bench import (
+    GameResult,
+    Paired,
+    PlaySpec,
+    Summary,
+    bench,
+    paired,
+    play_one,
+    run_games,
+    wilson_interval,
+)
 
 PAPER = PlaySpec(9, 9, 10, strategy="paper")
 

@@ -82,7 +82,7 @@ def test_read_any_tells_boards_from_positions(tmp_path):
 def test_a_binary_file_is_named_in_the_error(tmp_path):
     path = tmp_path / "noise.txt"
     path.write_bytes(bytes(range(128, 256)))
-    with pytest.raises(ParseError, match="noise.txt: not a text file"):
+    with pytest.raises(ParseError, match=r"noise\.txt: not a text file"):
         Position.load(path)
 
 

@@ -25,8 +25,14 @@ from msanalysis.board import neighbours
 from msanalysis.game import Game
 from msanalysis.play.judge import Verdict, analyze_replay, from_scratch, record_autoplay
 from msanalysis.position import HIDDEN, Position
-from msanalysis.replay import (ActionKind, Replay, ReplayRecorder, load_replay,
-                               position_without_flags, save_replay)
+from msanalysis.replay import (
+    ActionKind,
+    Replay,
+    ReplayRecorder,
+    load_replay,
+    position_without_flags,
+    save_replay,
+)
 from msanalysis.rules import generate
 from reference import all_layouts, enumerate_layouts
 
@@ -332,7 +338,7 @@ def test_real_replays_agree_with_ms_toollib_probabilities(path):
     by_action: dict[int, list] = {}
     for j in result.judgements:
         by_action.setdefault(j.index, []).append(j)
-    for index, action, game in replay.before_each():
+    for index, _action, game in replay.before_each():
         if index not in by_action or by_action[index][0].verdict is Verdict.FIRST:
             continue
         position = position_without_flags(game.position())

@@ -13,7 +13,8 @@ from msanalysis.play.longterm import LongTermRisk
 from msanalysis.position import Position
 from reference import all_layouts, endgame_positions
 
-POSITIONS = endgame_positions(40, seed=7) + [
+POSITIONS = [
+    *endgame_positions(40, seed=7),
     Position.from_text("mines: 3\n??*\n13*"),
     Position.from_text("mines: 4\n*??*\n2332\n...."),
     Position.from_text("mines: 4\n??1.\n??2.\n*?2.\n*?1."),

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from seed003_backtrack import backtrack
 
 from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstruction, reconstruct
 from msanalysis.reconstruction import ENGINES, RULES
-from seed003_backtrack import backtrack
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
 ANSWERS = json.loads((PUZZLES / "answers.json").read_text())

@@ -18,8 +18,15 @@ from msanalysis.board import Board
 from msanalysis.game import Game
 from msanalysis.play.judge import record_autoplay
 from msanalysis.position import FLAG, HIDDEN
-from msanalysis.replay import (Action, ActionKind, Replay, ReplayError, ReplayRecorder,
-                               load_replay, save_replay)
+from msanalysis.replay import (
+    Action,
+    ActionKind,
+    Replay,
+    ReplayError,
+    ReplayRecorder,
+    load_replay,
+    save_replay,
+)
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
 SHARED_FILES = sorted(p for p in SHARED.glob("*") if p.suffix in (".avf", ".rmv", ".evf", ".mvf")) \
@@ -101,7 +108,7 @@ def test_preflags_and_chords_become_actions():
     assert first_reveal > 0 and set(kinds[:first_reveal]) == {ActionKind.FLAG}
     assert ActionKind.CHORD in kinds and ActionKind.UNFLAG in kinds
     # A chord is on a revealed number, a flag on a covered cell.
-    for index, action, game in replay.before_each():
+    for _index, action, game in replay.before_each():
         if action.kind is ActionKind.CHORD:
             assert game.is_revealed(action.cell)
         elif action.kind is ActionKind.FLAG:
@@ -334,10 +341,11 @@ def test_truncated_copies_of_real_replays(tmp_path, path):
 
 @needs_shared
 def test_a_toollib_layout_that_contradicts_the_clicks():
-    from msanalysis.replay import _from_toollib
-    from msanalysis import replay as module
     import subprocess
     import sys
+
+    from msanalysis import replay as module
+    from msanalysis.replay import _from_toollib
 
     path = SHARED / "test_rmv2_24px.rmv"
     script = Path(module.__file__).with_name("_toollib.py")

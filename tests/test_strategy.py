@@ -1,19 +1,25 @@
-"""Tests for the play layer's strategies: moves, the autoplayer, paper, safest, best, the endgame."""
+"""Tests for the play layer's strategies: moves, the autoplayer, paper, safest, best, endgame."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
+from msanalysis.analysis import analyze
 from msanalysis.board import neighbours
 from msanalysis.game import Game
-from msanalysis.position import Position
 from msanalysis.play.autoplay import Move, Strategy, autoplay
+from msanalysis.play.best import BestStrategy
+from msanalysis.play.endgame import Endgame
+from msanalysis.play.outlook import Outlook
 from msanalysis.play.paper import PaperStrategy, _enumerate, _frontier_groups, _propagate
+from msanalysis.play.safest import SafestStrategy
 from msanalysis.play.strategies import STRATEGIES, make_strategy
+from msanalysis.position import Position
 from reference import all_layouts, endgame_positions, enumerate_layouts, game_positions
 
 POSITIONS = [p for p in game_positions(120) if enumerate_layouts(p).solutions]
@@ -127,13 +133,6 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
 
 # -- safest and best ---------------------------------------------------------------------------
 
-from fractions import Fraction  # noqa: E402
-
-from msanalysis.analysis import analyze  # noqa: E402
-from msanalysis.play.best import BestStrategy  # noqa: E402
-from msanalysis.play.endgame import Endgame  # noqa: E402
-from msanalysis.play.outlook import Outlook  # noqa: E402
-from msanalysis.play.safest import SafestStrategy  # noqa: E402
 
 def _needs_guess(position: Position) -> bool:
     if position.total_mines is None or position.is_lost:

@@ -16,11 +16,11 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from msanalysis.board import Cell
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.position import Position
-from msanalysis.errors import InvalidInput
 
-__all__ = ["MoveKind", "Move", "Strategy", "Played", "autoplay"]
+__all__ = ["Move", "MoveKind", "Played", "Strategy", "autoplay"]
 
 
 class MoveKind(StrEnum):
@@ -118,6 +118,14 @@ class Played:
         return self.status == "won"
 
 
+def _analyze_forced_only(position: Position) -> Any:
+    """The default analysis of a turn: counting is left until the strategy asks for a
+    probability, as most turns only need the forced cells."""
+    from msanalysis import analysis as engine  # it loads solvers: only when needed
+
+    return engine.analyze(position, forced_only=True)
+
+
 def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], Any] | None = None,
              on_move: Callable[[Move], None] | None = None) -> Played:
     """Play ``game`` with ``strategy`` until it is won or lost.
@@ -153,20 +161,16 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     >>> played.status == game.status != "playing"
     True
     """
-    if analyze is None and getattr(strategy, "uses_analysis", True):
-        from msanalysis import analysis as engine  # it loads solvers: only when needed
-
-        def analyze(position: Position):
-            # Counting is left until the strategy asks for a probability: most turns only need
-            # the forced cells.
-            return engine.analyze(position, forced_only=True)
+    run_analysis: Callable[[Position], Any] | None = None
+    if getattr(strategy, "uses_analysis", True):
+        run_analysis = analyze if analyze is not None else _analyze_forced_only
     obvious = getattr(strategy, "obvious", None)
     guesses = moves = turns = 0
     while game.status == "playing":
         position = game.position()
         chosen = obvious(position) if obvious is not None else []
         if not chosen:
-            analysis = analyze(position) if getattr(strategy, "uses_analysis", True) else None
+            analysis = run_analysis(position) if run_analysis is not None else None
             chosen = strategy.choose(position, analysis)
         turns += 1
         if not chosen:

@@ -13,22 +13,34 @@ import math
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.replay import ReplayRecorder, save_replay
 from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
-from msanalysis.errors import InvalidInput
 
-__all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
-           "run_games", "bench", "paired"]
+if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
+    from distributed import Client
+
+__all__ = [
+    "GameResult",
+    "Paired",
+    "PlaySpec",
+    "Summary",
+    "bench",
+    "paired",
+    "play_one",
+    "run_games",
+    "wilson_interval",
+]
 
 _Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -58,12 +70,13 @@ class PlaySpec:
     def standard(cls, difficulty: str | None = None, *, width: int | None = None,
                  height: int | None = None, mines: int | None = None, rules: str = "safe-cell",
                  first_click: Cell | None = None, strategy: str = "best",
-                 options: dict[str, Any] | None = None) -> "PlaySpec":
+                 options: dict[str, Any] | None = None) -> PlaySpec:
         """A spec from a difficulty name and/or sizes, with the rule's default first click."""
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
-            first_click = default_first_click(rules)
-        return cls(width, height, mines, rules, tuple(first_click), strategy,
+            first_click = default_first_click(rules, width=width, height=height)
+        row, col = first_click  # a pair, whatever sequence it came as
+        return cls(width, height, mines, rules, (row, col), strategy,
                    tuple(sorted((options or {}).items())))
 
     def check(self) -> None:
@@ -71,10 +84,10 @@ class PlaySpec:
 
         Examples
         --------
-        >>> PlaySpec(9, 9, 81, strategy="paper").check()
+        >>> PlaySpec(9, 9, 81, strategy="paper").check()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first click free: at most 80
+        msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first ...
         """
         make_strategy(self.strategy, seed=0, **dict(self.options))
         generate(self.width, self.height, self.mines, rules=self.rules,
@@ -165,8 +178,8 @@ def _chunks(seeds: range, size: int) -> list[list[int]]:
 
 
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-              dask: str | object | None = None, chunk: int | None = None,
-              replays: str | Path | None = None) -> Iterator[GameResult]:
+              dask: str | Client | None = None, chunk: int | None = None,
+              replays: str | Path | None = None) -> Generator[GameResult, None, None]:
     """Play games ``seed`` .. ``seed + games - 1``, yielding each result as it finishes.
 
     Parameters
@@ -221,15 +234,17 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
             yield from part
 
 
-def _run_dask(spec: PlaySpec, seeds: range, dask: str | object, chunk: int | None,
+def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
               replays: str | Path | None) -> Iterator[GameResult]:
     try:
         from distributed import Client, as_completed
     except ImportError:
         raise InvalidInput("running on Dask needs the 'distributed' package: "
                          "pip install 'msanalysis[dask]'") from None
-    own = isinstance(dask, str)
-    client = Client(dask, timeout="10s") if own else dask
+    if isinstance(dask, str):  # an address: our own client, closed when done
+        client, own = Client(dask, timeout="10s"), True
+    else:
+        client, own = dask, False
     futures = []
     try:
         workers = max(1, sum(client.nthreads().values()))
@@ -390,7 +405,7 @@ class Summary:
 
 
 def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-          dask: str | object | None = None, replays: str | Path | None = None,
+          dask: str | Client | None = None, replays: str | Path | None = None,
           on_result: Callable[[GameResult], None] | None = None) -> Summary:
     """Run games and summarise them; Ctrl-C stops the run and returns what finished so far.
 

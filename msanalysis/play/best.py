@@ -47,7 +47,7 @@ class _Risks:
     the safest cell now."""
 
     @classmethod
-    def of(cls, position: Position, analysis: Any) -> "_Risks":
+    def of(cls, position: Position, analysis: Any) -> _Risks:
         probabilities = np.array(analysis.probabilities)
         unknown = (position.states == HIDDEN) & (probabilities < 1)
         safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)
@@ -63,8 +63,9 @@ class BestStrategy(ForcedFirst):
     Each turn it reveals every forced safe cell (in :func:`autoplay`, the cells a single number
     decides first, without an analysis: see :meth:`obvious`). When a guess is required:
 
-    1. *Endgame*: when at most ``endgame_layouts`` layouts are left, :class:`~msanalysis.play.endgame.Endgame` lists them
-       and searches the sequence of clicks that wins most often; its first click is played.
+    1. *Endgame*: when at most ``endgame_layouts`` layouts are left,
+       :class:`~msanalysis.play.endgame.Endgame` lists them and searches the sequence of clicks
+       that wins most often; its first click is played.
     2. Otherwise the candidates are the unknown cells whose exact mine probability is within
        ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one

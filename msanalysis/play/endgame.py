@@ -14,7 +14,7 @@ import numpy as np
 
 from msanalysis.board import Cell, neighbours
 
-__all__ = ["Endgame", "TIE"]
+__all__ = ["TIE", "Endgame"]
 
 TIE = 1e-9
 """Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""

@@ -70,9 +70,9 @@ def forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: b
     if analysis.forced_safe or analysis.is_over:
         return moves
     try:
-        return moves + [guess()]
+        return [*moves, guess()]
     except AnalysisTooHard:
-        return moves + [rough_guess(analysis, explain=explain)]
+        return [*moves, rough_guess(analysis, explain=explain)]
 
 
 def obvious_moves(position: Position, *, flag_mines: bool, explain: bool) -> list[Move]:

@@ -41,8 +41,16 @@ from msanalysis.position import FLAG, Position
 from msanalysis.replay import Action, ActionKind, Replay, ReplayRecorder, position_without_flags
 from msanalysis.rules import default_first_click
 
-__all__ = ["Verdict", "Judgement", "ReplayAnalysis", "analyze_replay", "from_scratch",
-           "record_autoplay", "PROTECTED_RULES", "MAX_CHORD_UNKNOWN"]
+__all__ = [
+    "MAX_CHORD_UNKNOWN",
+    "PROTECTED_RULES",
+    "Judgement",
+    "ReplayAnalysis",
+    "Verdict",
+    "analyze_replay",
+    "from_scratch",
+    "record_autoplay",
+]
 
 PROTECTED_RULES = frozenset({"safe-cell", "safe-opening", "windows-xp", "no-guess"})
 """First-click rules under which the first click cannot be a mine."""
@@ -507,7 +515,8 @@ def record_autoplay(width: int, height: int, mines: int, *, seed: int,
     >>> replay.play().status in ("won", "lost")
     True
     """
-    click = default_first_click(rules) if first_click is None else first_click
+    click = (default_first_click(rules, width=width, height=height) if first_click is None
+             else first_click)
     board = generate(width, height, mines, rules=rules, first_click=click, seed=seed)
     game = Game(board, rules=rules)
     recorder = ReplayRecorder(game, player=strategy, clock=clock)

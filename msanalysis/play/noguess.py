@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board, Cell
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
-from msanalysis.errors import InvalidInput
 
-__all__ = ["NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
+__all__ = ["NoGuessResult", "generate", "generate_no_guess", "solve_without_guessing"]
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import heapq
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
 from msanalysis.counting import ComponentCount, Problem, count_component, join, together
 from msanalysis.errors import InconsistentPosition
 
-__all__ = ["Outlook", "Outcome"]
+__all__ = ["Outcome", "Outlook"]
 
 
 class Outlook:
@@ -85,7 +85,12 @@ class Outlook:
                      for j in component.box_ids]
             self.safest_two.append(_two_lowest(risks))
 
-    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["Outcome"] | None:
+    @overload
+    def outcomes(self, cell: Cell, cutoff: None = None) -> list[Outcome]: ...
+    @overload
+    def outcomes(self, cell: Cell, cutoff: float) -> list[Outcome] | None: ...
+
+    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list[Outcome] | None:
         """What revealing ``cell`` may show: one :class:`Outcome` per possible number.
 
         ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add

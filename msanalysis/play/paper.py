@@ -53,8 +53,9 @@ class PaperStrategy:
     Examples
     --------
     >>> p = Position.from_text("mines: 1\\n??1.\\n??1.\\n1110")
-    >>> PaperStrategy(seed=0).choose(p, None)
-    [Move(kind='reveal', cell=(0, 1), guess=False, explanation=None), Move(kind='reveal', cell=(1, 0), guess=False, explanation=None)]
+    >>> PaperStrategy(seed=0).choose(p, None)  # doctest: +NORMALIZE_WHITESPACE
+    [Move(kind='reveal', cell=(0, 1), guess=False, explanation=None),
+     Move(kind='reveal', cell=(1, 0), guess=False, explanation=None)]
 
     Notes
     -----

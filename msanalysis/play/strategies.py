@@ -13,11 +13,11 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from msanalysis.errors import InvalidInput
 from msanalysis.play.autoplay import Strategy
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.paper import PaperStrategy
 from msanalysis.play.safest import SafestStrategy
-from msanalysis.errors import InvalidInput
 
 __all__ = ["STRATEGIES", "make_strategy"]
 
@@ -31,8 +31,8 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
                   explain: bool = False, **options: Any) -> Strategy:
     """A fresh strategy object for one game.
 
-    ``options`` go to the strategy's constructor: the parameters of :class:`~msanalysis.play.best.BestStrategy`, for
-    instance, to compare variants of it.
+    ``options`` go to the strategy's constructor: the parameters of
+    :class:`~msanalysis.play.best.BestStrategy`, for instance, to compare variants of it.
 
     Raises
     ------
