@@ -25,7 +25,7 @@ from msanalysis.counting import Count, count
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
-from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
+from msanalysis.sat import Explanation, explain, find_forced, inconsistency
 
 __all__ = ["Analysis", "analyze"]
 
@@ -47,16 +47,21 @@ class Analysis:
     constraints : Constraints
     forced_safe, forced_mines : frozenset of (row, col)
         Unknown cells that are safe, or mines, in every layout.
+    all_forced : bool
+        False when finding forced cells stopped at the time limit: the cells above are forced,
+        others may be too.
     """
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
                  forced_mines: frozenset[Cell], *, time_limit: float | None = None,
-                 counts: Count | None = None, stopped: str | None = None) -> None:
+                 counts: Count | None = None, stopped: str | None = None,
+                 all_forced: bool = True) -> None:
         self.constraints = constraints
         self.position = constraints.position
         self.ignore_flags = constraints.ignore_flags
         self.forced_safe = forced_safe
         self.forced_mines = forced_mines
+        self.all_forced = all_forced
         self._time_limit = time_limit
         if counts is not None or stopped is not None:
             # The cached_property's slot: already counted, or already known to be too hard.
@@ -204,7 +209,11 @@ class Analysis:
 
     @property
     def requires_guess(self) -> bool:
-        """True when the game is not over and no unknown cell is forced safe."""
+        """True when the game is not over and no unknown cell is forced safe.
+
+        Of a partial analysis that found no forced safe cell before it stopped
+        (:attr:`all_forced` False), True only says that none was found.
+        """
         return not self.is_over and not self.forced_safe
 
     @cached_property
@@ -257,7 +266,9 @@ class Analysis:
             "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
             "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
             "probabilities": probabilities,
-            "requires_guess": self.requires_guess,
+            "all_forced": self.all_forced,
+            "requires_guess": self.requires_guess if self.all_forced or self.forced_safe
+            else None,
             "best_guess": list(self.best_guess) if exact and self.best_guess is not None
             else None,
         }
@@ -282,8 +293,9 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     ignore_flags : bool
         Read flags as hidden cells; by default they count as mines (a wrong flag is reported).
     time_limit : float, optional
-        Seconds allowed for exact counting; past it the analysis is partial (``exact`` False):
-        forced cells only.
+        Seconds allowed for the whole analysis, SAT included; past it the analysis is partial
+        (``exact`` False): the forced cells found so far (``all_forced`` says whether that is
+        all of them), no counts.
     forced_only : bool
         Find forced cells now and leave counting until a count or probability is asked for.
 
@@ -318,23 +330,30 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     """
     start = time.perf_counter()
     constraints = build(position, ignore_flags=ignore_flags)
-    if forced_only:
-        # SAT is not given the deadline: its questions take microseconds on Minesweeper clues,
-        # and forced cells must come back even when counting would not finish.
-        safe, mines = forced_cells(constraints)
-        return Analysis(constraints, safe, mines,
-                        time_limit=None if time_limit is None
-                        else max(0.0, start + time_limit - time.perf_counter()))
     deadline = None if time_limit is None else start + time_limit
+    if deadline is None and not forced_only:
+        try:
+            counts = count(constraints)
+        except InconsistentPosition:
+            # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
+            raise inconsistency(constraints) from None
+        safe, mines = counts.forced()
+        return Analysis(constraints, safe, mines, counts=counts)
+    # Under a time limit every step keeps it: SAT first, which keeps the forced cells it found
+    # if it stops, then counting with the time left. (SAT also names the clues of an
+    # inconsistent position, which is reported as such, not as hard.)
+    found = find_forced(constraints, deadline=deadline)
+    if not found.complete:
+        return Analysis(constraints, found.safe, found.mines, stopped=found.stopped,
+                        all_forced=False)
+    if forced_only:
+        return Analysis(constraints, found.safe, found.mines,
+                        time_limit=None if deadline is None
+                        else max(0.0, deadline - time.perf_counter()))
     try:
         counts = count(constraints, deadline=deadline)
     except InconsistentPosition:
-        # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
         raise inconsistency(constraints) from None
     except AnalysisTooHard as error:
-        # Forced cells need no counting: SAT finds them (and names the clues of an
-        # inconsistent position, which is reported as such, not as hard).
-        safe, mines = forced_cells(constraints)
-        return Analysis(constraints, safe, mines, stopped=str(error))
-    safe, mines = counts.forced()
-    return Analysis(constraints, safe, mines, counts=counts)
+        return Analysis(constraints, found.safe, found.mines, stopped=str(error))
+    return Analysis(constraints, found.safe, found.mines, counts=counts)

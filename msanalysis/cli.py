@@ -300,7 +300,8 @@ def analyze_command(
     svg: Annotated[Optional[Path], typer.Option(
         "--svg", help="Also write the analysis picture to this SVG file.")] = None,
     time_limit: Annotated[float, typer.Option(
-        help="Seconds allowed for exact counting; forced cells are reported regardless.")] = 60.0,
+        help="Seconds allowed for the whole analysis; past it, what was found is reported "
+        "(exit status 3).")] = 60.0,
 ) -> None:
     """Forced cells, exact mine probabilities and the number of layouts of a position."""
     from msanalysis.analysis import analyze
@@ -339,7 +340,10 @@ def analyze_command(
             typer.echo(f"solutions: {magnitude(analysis.solutions)}")
         typer.echo(f"forced safe: {text.cells_text(analysis.forced_safe)}")
         typer.echo(f"forced mines: {text.cells_text(analysis.forced_mines)}")
-        typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
+        if analysis.all_forced or analysis.forced_safe:
+            typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
+        else:
+            typer.echo("requires a guess: unknown (no forced safe cell found before the limit)")
         if analysis.exact and analysis.best_guess is not None:
             r, c = analysis.best_guess
             typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
@@ -349,8 +353,9 @@ def analyze_command(
         with user_errors():
             write_svg(analysis, svg)
     if not analysis.exact:
-        fail(f"{analysis.stopped}; the forced cells above are exact, the probabilities are not "
-             "known", EXIT_GAVE_UP)
+        found = ("every forced cell is above" if analysis.all_forced
+                 else "the forced cells above are certain")
+        fail(f"{analysis.stopped}; {found}, the probabilities are not known", EXIT_GAVE_UP)
 
 
 # == reconstruction: reconstruct ==================================================================
