@@ -488,13 +488,12 @@ def play(
         "`replay` judges.")] = None,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
-    from msanalysis.play.bench import PlaySpec, bench
+    from msanalysis.play.bench import PlaySpec, bench, check_jobs
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}")
     with user_errors():
+        check_jobs(jobs)
         click = parse_cell(first_click, "--first-click") if first_click else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
@@ -722,8 +721,10 @@ def replay_command(
         "files.")] = None,
 ) -> None:
     """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}")
+    from msanalysis.play.bench import check_jobs
+
+    with user_errors():
+        check_jobs(jobs)
     for folder in (positions, svg):
         if folder is not None:
             with user_errors():

@@ -59,7 +59,8 @@ def test_play_errors_are_one_line():
         (["--first-click", "9,0"], "off the 9x9 board"),
         (["--difficulty", "beginner", "--mines", "81"], "do not fit"),
         (["--games", "0"], "--games must be at least 1"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--jobs", "0"], "--jobs takes 1 to 64 local worker processes, got 0"),
+        (["--jobs", "100000"], "--jobs takes 1 to 64"),
     ]
     for extra, message in cases:
         args = ["play", "--games", "2", "--strategy", "paper", *extra]

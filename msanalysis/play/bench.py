@@ -177,6 +177,19 @@ def _chunks(seeds: range, size: int) -> list[list[int]]:
     return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
 
 
+MAX_JOBS = 64
+"""The most local worker processes one run starts (more would only contend for the cores)."""
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse a number of local worker processes outside 1 to :data:`MAX_JOBS`.
+
+    >>> check_jobs(2)
+    """
+    if not 1 <= jobs <= MAX_JOBS:
+        raise InvalidInput(f"--jobs takes 1 to {MAX_JOBS} local worker processes, got {jobs}")
+
+
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
               dask: str | Client | None = None, chunk: int | None = None,
               replays: str | Path | None = None) -> Generator[GameResult, None, None]:
@@ -213,8 +226,7 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     """
     if games < 0:
         raise InvalidInput(f"the number of games cannot be negative, got {games}")
-    if jobs < 1:
-        raise InvalidInput(f"--jobs must be at least 1, got {jobs}")
+    check_jobs(jobs)
     seeds = range(seed, seed + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk, replays)
