@@ -61,6 +61,7 @@ function render({ model, el }) {
   const ruleLabel = element("label", "mse-field", playBar, "first click ");
   const ruleSelect = element("select", "", ruleLabel);
   for (const rule of model.get("_rules")) element("option", "", ruleSelect, rule).value = rule;
+  ruleSelect.value = "safe-cell";
   const seedInput = numberInput(playBar, "seed", "", 0);
   const newButton = element("button", "mse-new", playBar, "new game");
   newButton.addEventListener("click", () => send({

@@ -193,6 +193,12 @@ def test_play_flag_and_replay_in_the_browser(page, tmp_path):
     _click_and_wait(page, played, target, button="right")
     assert played.locator(f".mse-cell[data-index='{index}']").get_attribute("data-state") == "F"
 
+    # A shift+click on a forced cell explains it: the clues outlined, the reason in words.
+    played.locator(".mse-cell[data-kind='safe']").first.click(modifiers=["Shift"])
+    page.wait_for_function("root => root.querySelector('.mse-info').textContent"
+                           ".includes('is safe')", arg=played.element_handle(), timeout=10_000)
+    assert played.locator(".mse-cell.mse-clue").count() > 0
+
     # The replay steps forward: the label moves and the first click opens cells.
     assert replayed.locator(".mse-step-label").inner_text() == "0 / " + \
         replayed.locator(".mse-slider").get_attribute("max")
