@@ -290,3 +290,11 @@ def test_without_a_front_end_the_board_is_a_picture():
     assert data["image/svg+xml"].startswith("<svg") and "50%" in data["image/svg+xml"]
     explorer.overlays = False
     assert "50%" not in explorer._repr_svg_()
+
+
+def test_the_front_end_ships_beside_the_module():
+    # The wheel takes every file of the package directory (pyproject.toml), these two included.
+    import msanalysis.explorer as module
+
+    assert "export default" in str(module.Explorer._esm)
+    assert ".mse-cell" in str(module.Explorer._css)
