@@ -47,6 +47,7 @@ _EXPORTS = {
     "IllegalMove": "errors",
     "InvalidInput": "errors",
     "AnalysisTooHard": "errors",
+    "Explorer": "explorer",
 }
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "AnalysisTooHard",
     "Board",
     "Explanation",
+    "Explorer",
     "FirstClick",
     "Game",
     "IllegalMove",
@@ -92,6 +94,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         MsanalysisError,
         ParseError,
     )
+    from msanalysis.explorer import Explorer
     from msanalysis.game import Game
     from msanalysis.play.autoplay import Move, autoplay
     from msanalysis.play.bench import PlaySpec
