@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test bench html clean
+.PHONY: demo test lint bench html clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,12 +15,18 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,9
 
-# Unit tests, the docstring examples of the package and the README, and every notebook (nbmake).
+# Unit tests, the docstring examples of the package and the README (pyproject.toml's pytest
+# settings), and every notebook (nbmake).
 test: $(STAMP)
-	$(BIN)/python -m pytest tests --doctest-modules msanalysis --doctest-glob=README.md README.md --nbmake $(wildcard notebooks/*.ipynb)
+	$(BIN)/python -m pytest tests msanalysis README.md --nbmake $(wildcard notebooks/*.ipynb)
+
+# Ruff's rules and mypy's types (their settings are in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check msanalysis tests benchmarks
+	$(BIN)/mypy
 
 bench: $(STAMP)
-	for f in benchmarks/*.py; do $(BIN)/python $$f || exit 1; done
+	for f in $(filter-out benchmarks/seed003_backtrack.py,$(wildcard benchmarks/*.py)); do $(BIN)/python $$f || exit 1; done
 
 # Every notebook as HTML under build/notebooks/, to read them as a reader would (not committed).
 html: $(STAMP)

@@ -31,10 +31,11 @@ from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from msanalysis.analysis import analyze  # noqa: E402
-from msanalysis.constraints import build  # noqa: E402
-from msanalysis.game import Game  # noqa: E402
-from msanalysis.position import Position  # noqa: E402
+from msanalysis.analysis import analyze
+from msanalysis.board import Cell
+from msanalysis.constraints import build
+from msanalysis.game import Game
+from msanalysis.position import Position
 
 
 def played_positions(width: int, height: int, mines: int, *, games: int, per_game: int,
@@ -53,12 +54,16 @@ def played_positions(width: int, height: int, mines: int, *, games: int, per_gam
             if 0.1 <= revealed <= 0.9:
                 seen.append(position)
             analysis = analyze(position, forced_only=True)
-            moves = sorted(analysis.forced_safe) or [analysis.best_guess]
+            moves = sorted(analysis.forced_safe)
+            if not moves:
+                if analysis.best_guess is None:
+                    raise RuntimeError("a game still being played has no cell to guess")
+                moves = [analysis.best_guess]
             for cell in moves:
                 if game.status != "playing":
                     break
                 game.reveal(cell)
-        picks = rng.choice(len(seen), size=min(per_game, len(seen)), replace=False) \
+        picks = rng.choice(len(seen), size=min(per_game, len(seen)), replace=False).tolist() \
             if seen else []
         positions.extend(seen[i] for i in sorted(picks))
     return positions
@@ -66,12 +71,13 @@ def played_positions(width: int, height: int, mines: int, *, games: int, per_gam
 
 # -- baselines ------------------------------------------------------------------------------------
 
-def naive_forced(position: Position) -> tuple[set, set]:
+def naive_forced(position: Position) -> tuple[set[Cell], set[Cell]]:
     """Plain SAT per cell: a fresh solver for every question, nothing shared."""
     constraints = build(position)
     unknown = sorted(constraints.unknown)
     frontier = [cell for box in constraints.boxes for cell in box.cells]
-    safe, mines = set(), set()
+    safe: set[Cell] = set()
+    mines: set[Cell] = set()
 
     def solver_with(assumption_cell, mine):
         pool = IDPool()
@@ -100,6 +106,37 @@ class _Budget(Exception):
     pass
 
 
+def _walk_component(cells: list[Cell], clues_of: dict[Cell, list[int]],
+                    need: list[int], room: list[int], nodes: list[int], budget: int
+                    ) -> dict[int, int]:
+    """Layouts of one component by mine count, cell by cell; ``need`` and ``room`` are restored."""
+    by_mines: dict[int, int] = {}
+
+    def walk(i: int, placed: int) -> None:
+        nodes[0] += 1
+        if nodes[0] > budget:
+            raise _Budget
+        if i == len(cells):
+            by_mines[placed] = by_mines.get(placed, 0) + 1
+            return
+        mine_clues = clues_of[cells[i]]
+        for value in (0, 1):
+            ok = True
+            for k in mine_clues:
+                need[k] -= value
+                room[k] -= 1
+                if need[k] < 0 or need[k] > room[k]:
+                    ok = False
+            if ok:
+                walk(i + 1, placed + value)
+            for k in mine_clues:
+                need[k] += value
+                room[k] += 1
+
+    walk(0, 0)
+    return by_mines
+
+
 def naive_full(position: Position, budget: int = 2_000_000) -> int:
     """A cell-by-cell enumerating backtracker per component; returns the solution count."""
     constraints = build(position)
@@ -108,37 +145,13 @@ def naive_full(position: Position, budget: int = 2_000_000) -> int:
     for component in constraints.components:
         cells = list(component.cells)
         clues = [constraints.clues[i] for i in component.clue_ids]
-        clues_of = {cell: [] for cell in cells}
+        clues_of: dict[Cell, list[int]] = {cell: [] for cell in cells}
         for k, clue in enumerate(clues):
             for cell in clue.cells:
                 clues_of[cell].append(k)
         need = [clue.mines for clue in clues]
         room = [len(clue.cells) for clue in clues]
-        by_mines: dict[int, int] = {}
-
-        def walk(i: int, placed: int) -> None:
-            nodes[0] += 1
-            if nodes[0] > budget:
-                raise _Budget
-            if i == len(cells):
-                by_mines[placed] = by_mines.get(placed, 0) + 1
-                return
-            mine_clues = clues_of[cells[i]]
-            for value in (0, 1):
-                ok = True
-                for k in mine_clues:
-                    need[k] -= value
-                    room[k] -= 1
-                    if need[k] < 0 or need[k] > room[k]:
-                        ok = False
-                if ok:
-                    walk(i + 1, placed + value)
-                for k in mine_clues:
-                    need[k] += value
-                    room[k] += 1
-
-        walk(0, 0)
-        totals.append(by_mines)
+        totals.append(_walk_component(cells, clues_of, need, room, nodes, budget))
     combined = {0: 1}
     for by_mines in totals:
         grown: dict[int, int] = {}

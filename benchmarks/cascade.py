@@ -53,7 +53,7 @@ def main() -> None:
     mask[rng.choice(mask.size, args.mines, replace=False)] = True
     mask[0] = False  # the click
     board = Board(mask.reshape(args.size, args.size))
-    board.numbers  # computed once, as a game would have it
+    _ = board.numbers  # computed once, as a game would have it
 
     ours, baseline = [], []
     for _ in range(args.repeat):

@@ -32,7 +32,7 @@ import statistics
 import sys
 import time
 
-from msanalysis.bench import GameResult, PlaySpec, paired, run_games
+from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
 
 
 def fail(message: str) -> None:

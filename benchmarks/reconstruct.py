@@ -8,9 +8,9 @@ Usage::
 Table 1 is the issue's benchmark: full grids (every number shown, mine cells included) of random
 boards at expert density (99/480, 20.6% mines), under both rules, solved with uniqueness proved
 (``limit=2``): the median time of each engine over several boards (3 runs each, 1 at
-1000x1000), and a faithful Python port of seed 003's backtracking (``msanalysis._backtrack``) on
-the first board, stopped at its cap. The baseline only finds one layout; the engines also prove
-there is no second.
+1000x1000), and a faithful Python port of seed 003's backtracking (``seed003_backtrack.py``
+beside this script) on the first board, stopped at its cap. The baseline only finds one layout;
+the engines also prove there is no second.
 
 Table 2 hands each engine the whole grid without local reasoning (``propagate=False``), which is
 where the engines differ. Table 3 hides 40% of the numbers at random, so components are left
@@ -24,8 +24,8 @@ import statistics
 import time
 
 import numpy as np
+from seed003_backtrack import backtrack
 
-from msanalysis._backtrack import backtrack
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
 from msanalysis.rules import generate
@@ -45,6 +45,7 @@ def timed(grid: NumberGrid, board, **options) -> float:
     start = time.perf_counter()
     result = reconstruct(grid, **options)
     elapsed = time.perf_counter() - start
+    assert result.first is not None, "no layout for a board's own grid"
     shown = NumberGrid.from_board(result.first, rule=grid.rule).clues
     assert np.all((shown == grid.clues) | (grid.clues < 0)), "a layout that does not fit"
     assert result.unique is not None
@@ -70,12 +71,14 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
 
 def full_grids(sizes, cap: float) -> None:
     rows = []
-    baseline_stopped = {rule: None for rule in RULES}  # the smallest size where the cap was hit
+    # The smallest size where the cap was hit.
+    baseline_stopped: dict[str, tuple[int, int] | None] = {rule: None for rule in RULES}
     for width, height in sizes:
         layouts = boards(width, height, BOARDS[(width, height)], seed=width * 1000 + height)
         for rule in RULES:
             grids = [NumberGrid.from_board(b, rule=rule) for b in layouts]
-            repeats = 1 if width >= 1000 else 3  # the machine is shared: more runs, steadier medians
+            # The machine is shared: more runs, steadier medians.
+            repeats = 1 if width >= 1000 else 3
             medians = {engine: statistics.median(timed(g, b, engine=engine)
                                                  for g, b in zip(grids, layouts)
                                                  for _ in range(repeats))

@@ -1,9 +1,10 @@
 """Win rates of our strategies beside the published anchors (issue 6).
 
-Each row plays seeded games (game ``i`` uses seed ``--seed + i``) with :func:`msanalysis.bench.bench`
-and prints the win rate with its 95% Wilson interval beside the anchors: seed 003's backtracking
-solver, PSEQ-D256 (Tu et al. 2017) and JSMinesweeper. The ``paper`` rows are the baseline run in
-the same process; each board's ``best`` row is also given as a ratio to it.
+Each row plays seeded games (game ``i`` uses seed ``--seed + i``) with
+:func:`msanalysis.play.bench.bench` and prints the win rate with its 95% Wilson interval beside
+the anchors: seed 003's backtracking solver, PSEQ-D256 (Tu et al. 2017) and JSMinesweeper. The
+``paper`` rows are the baseline run in the same process; each board's ``best`` row is also given
+as a ratio to it.
 
 Results go to ``benchmarks/results/winrate.json`` (rows: board, rules, first_click, strategy,
 games, wins, win_rate, ci95, seconds, ms_per_game, ...) for notebook 4; rows already in the file
@@ -25,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from msanalysis.bench import PlaySpec, bench
+from msanalysis.play.bench import PlaySpec, bench
 
 RESULTS = Path(__file__).resolve().parent / "results" / "winrate.json"
 
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="games per row (default: each row's own)")
     parser.add_argument("--jobs", type=int, default=1, help="local worker processes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
-    parser.add_argument("--rows", help="comma-separated row names: " + ", ".join(r.name for r in ROWS))
+    parser.add_argument("--rows",
+                        help="comma-separated row names: " + ", ".join(r.name for r in ROWS))
     parser.add_argument("--quick", action="store_true", help="a few hundred games per row")
     parser.add_argument("--output", type=Path, default=RESULTS, help="results JSON file")
     args = parser.parse_args(argv)
@@ -141,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps({
             "description": "Win rates of msanalysis strategies (benchmarks/winrate.py)",
-            "updated": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "updated": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
                         "platform": platform.platform()},
             "rows": merged,

@@ -4,7 +4,7 @@
 cells with SAT (:mod:`msanalysis.sat`) and counts every layout exactly
 (:mod:`msanalysis.counting`), and returns an :class:`Analysis`: forced cells, exact
 probabilities, the number of layouts, whether a guess is required and the best one. Choosing
-moves in a game is left to :mod:`msanalysis.strategy`, pictures to :mod:`msanalysis.svg`.
+moves in a game is left to :mod:`msanalysis.play`, pictures to :mod:`msanalysis.svg`.
 
 With the total mine count unknown, every layout consistent with the clues is taken as equally
 likely, whatever its number of mines.
@@ -15,15 +15,17 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
+from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
-from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
+from msanalysis.sat import Explanation, explain, find_forced, inconsistency
 
 __all__ = ["Analysis", "analyze"]
 
@@ -33,7 +35,9 @@ class Analysis:
 
     Made by :func:`analyze`; immutable. Counting is done when the analysis is made, unless
     ``forced_only=True`` was asked: then it is done on first use of a count or a probability
-    (forced cells answer without it).
+    (forced cells answer without it). When counting runs past its time limit, the analysis is
+    *partial*: :attr:`exact` is False, :attr:`stopped` says why, the forced cells (from SAT)
+    are still exact, and counts and probabilities raise ``AnalysisTooHard``.
 
     Attributes
     ----------
@@ -43,26 +47,66 @@ class Analysis:
     constraints : Constraints
     forced_safe, forced_mines : frozenset of (row, col)
         Unknown cells that are safe, or mines, in every layout.
+    all_forced : bool
+        False when finding forced cells stopped at the time limit: the cells above are forced,
+        others may be too.
     """
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
                  forced_mines: frozenset[Cell], *, time_limit: float | None = None,
-                 counts: Count | None = None) -> None:
+                 counts: Count | None = None, stopped: str | None = None,
+                 all_forced: bool = True) -> None:
         self.constraints = constraints
         self.position = constraints.position
         self.ignore_flags = constraints.ignore_flags
         self.forced_safe = forced_safe
         self.forced_mines = forced_mines
+        self.all_forced = all_forced
         self._time_limit = time_limit
-        if counts is not None:
-            self.__dict__["counts"] = counts  # the cached_property's slot: already counted
+        if counts is not None or stopped is not None:
+            # The cached_property's slot: already counted, or already known to be too hard.
+            self.__dict__["_counted"] = counts if counts is not None else stopped
 
     # -- counting ---------------------------------------------------------------------------------
     @cached_property
-    def counts(self) -> Count:
-        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`)."""
+    def _counted(self) -> Count | str:
+        """The exact counts, or why counting stopped."""
         deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
-        return count(self.constraints, deadline=deadline)
+        try:
+            return count(self.constraints, deadline=deadline)
+        except AnalysisTooHard as error:
+            return str(error)
+
+    @property
+    def counts(self) -> Count:
+        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`).
+
+        Raises
+        ------
+        AnalysisTooHard
+            When counting ran past its time limit (see :attr:`stopped`).
+        """
+        counted = self._counted
+        if isinstance(counted, str):
+            raise AnalysisTooHard(counted)
+        return counted
+
+    @property
+    def exact(self) -> bool:
+        """True when the exact counts are known: False for a partial analysis.
+
+        Examples
+        --------
+        >>> analyze(Position.from_text("mines: 1\\n??\\n11")).exact
+        True
+        """
+        return not isinstance(self._counted, str)
+
+    @property
+    def stopped(self) -> str | None:
+        """Why counting stopped, for a partial analysis; None when it is exact."""
+        counted = self._counted
+        return counted if isinstance(counted, str) else None
 
     @property
     def solutions(self) -> int:
@@ -102,13 +146,13 @@ class Analysis:
         """
         height, width = self.position.shape
         if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise ValueError(f"cell {cell} is off the {width}x{height} board")
+            raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
         if cell in self.forced_safe:
             return Fraction(0)
         if cell in self.forced_mines or cell in self.constraints.known_mines:
             return Fraction(1)
         if cell not in self.constraints.unknown:
-            raise ValueError(f"cell {cell} is revealed: it has no mine probability")
+            raise InvalidInput(f"cell {cell} is revealed: it has no mine probability")
         return self._exact[cell]
 
     def mine_layouts(self, cell: Cell) -> int:
@@ -123,7 +167,8 @@ class Analysis:
         return int(self.exact_probability(cell) * self.solutions)
 
     def probability(self, cell: Cell) -> float:
-        """The probability that ``cell`` holds a mine, as a float (see :meth:`exact_probability`)."""
+        """The probability that ``cell`` holds a mine, as a float (see
+        :meth:`exact_probability`)."""
         return float(self.exact_probability(cell))
 
     @cached_property
@@ -164,7 +209,11 @@ class Analysis:
 
     @property
     def requires_guess(self) -> bool:
-        """True when the game is not over and no unknown cell is forced safe."""
+        """True when the game is not over and no unknown cell is forced safe.
+
+        Of a partial analysis that found no forced safe cell before it stopped
+        (:attr:`all_forced` False), True only says that none was found.
+        """
         return not self.is_over and not self.forced_safe
 
     @cached_property
@@ -194,25 +243,34 @@ class Analysis:
         """
         return explain(self.position, cell, ignore_flags=self.ignore_flags)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
 
         Solutions is a decimal string (it may exceed what JSON numbers hold exactly); cells are
         ``[row, col]`` lists, sorted row-major; probabilities are rows of floats, None for
-        revealed cells.
+        revealed cells. A partial analysis has ``"exact": false``, the reason in ``"stopped"``
+        and None for solutions, probabilities and the best guess.
         """
-        probabilities = [[None if np.isnan(p) else float(p) for p in row]
-                         for row in self.probabilities.tolist()]
+        exact = self.exact
+        probabilities = None
+        if exact:
+            probabilities = [[None if np.isnan(p) else float(p) for p in row]
+                             for row in self.probabilities.tolist()]
         return {
             "width": self.position.width,
             "height": self.position.height,
             "total_mines": self.position.total_mines,
-            "solutions": str(self.solutions),
+            "exact": exact,
+            "stopped": self.stopped,
+            "solutions": decimal(self.solutions) if exact else None,
             "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
             "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
             "probabilities": probabilities,
-            "requires_guess": self.requires_guess,
-            "best_guess": None if self.best_guess is None else list(self.best_guess),
+            "all_forced": self.all_forced,
+            "requires_guess": self.requires_guess if self.all_forced or self.forced_safe
+            else None,
+            "best_guess": list(self.best_guess) if exact and self.best_guess is not None
+            else None,
         }
 
     def __repr__(self) -> str:
@@ -235,7 +293,9 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     ignore_flags : bool
         Read flags as hidden cells; by default they count as mines (a wrong flag is reported).
     time_limit : float, optional
-        Seconds allowed; exact counting that runs past it raises ``AnalysisTooHard``.
+        Seconds allowed for the whole analysis, SAT included; past it the analysis is partial
+        (``exact`` False): the forced cells found so far (``all_forced`` says whether that is
+        all of them), no counts.
     forced_only : bool
         Find forced cells now and leave counting until a count or probability is asked for.
 
@@ -247,8 +307,6 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     ------
     InconsistentPosition
         When no layout fits, naming a minimal set of clues that cannot all hold.
-    AnalysisTooHard
-        When counting exceeds ``time_limit`` or a size bound (never with ``forced_only``).
 
     Notes
     -----
@@ -272,21 +330,30 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     """
     start = time.perf_counter()
     constraints = build(position, ignore_flags=ignore_flags)
-    if forced_only:
-        # SAT is not given the deadline: its questions take microseconds on Minesweeper clues,
-        # and forced cells must come back even when counting would not finish.
-        safe, mines = forced_cells(constraints)
-        return Analysis(constraints, safe, mines,
-                        time_limit=None if time_limit is None
-                        else max(0.0, start + time_limit - time.perf_counter()))
     deadline = None if time_limit is None else start + time_limit
+    if deadline is None and not forced_only:
+        try:
+            counts = count(constraints)
+        except InconsistentPosition:
+            # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
+            raise inconsistency(constraints) from None
+        safe, mines = counts.forced()
+        return Analysis(constraints, safe, mines, counts=counts)
+    # Under a time limit every step keeps it: SAT first, which keeps the forced cells it found
+    # if it stops, then counting with the time left. (SAT also names the clues of an
+    # inconsistent position, which is reported as such, not as hard.)
+    found = find_forced(constraints, deadline=deadline)
+    if not found.complete:
+        return Analysis(constraints, found.safe, found.mines, stopped=found.stopped,
+                        all_forced=False)
+    if forced_only:
+        return Analysis(constraints, found.safe, found.mines,
+                        time_limit=None if deadline is None
+                        else max(0.0, deadline - time.perf_counter()))
     try:
         counts = count(constraints, deadline=deadline)
     except InconsistentPosition:
-        # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
         raise inconsistency(constraints) from None
-    except AnalysisTooHard:
-        forced_cells(constraints)  # an inconsistent position is reported as such, not as hard
-        raise
-    safe, mines = counts.forced()
-    return Analysis(constraints, safe, mines, counts=counts)
+    except AnalysisTooHard as error:
+        return Analysis(constraints, found.safe, found.mines, stopped=str(error))
+    return Analysis(constraints, found.safe, found.mines, counts=counts)

@@ -1,24 +1,49 @@
 """Mine layouts and the metrics players compute from them.
 
 A :class:`Board` is an immutable ``height x width`` grid of booleans (``True`` = mine) with the
-numbers derived from it. It knows nothing about play (see :mod:`msanalysis.game`), about how it
-was generated (see :mod:`msanalysis.rules`) or about binary formats (see :mod:`msanalysis.formats`).
+numbers derived from it, read and written as layout text or as binary MBF. It knows nothing about
+play (see :mod:`msanalysis.game`) or about how it was generated (see :mod:`msanalysis.rules`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["Board", "Cell", "neighbours", "neighbour_counts"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "check_size", "neighbour_counts", "neighbours"]
 
 Cell = tuple[int, int]
 
 _OFFSETS = [(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)]
+
+MAX_CELLS = 10_000_000
+"""The most cells a board or position may have: a 3,162 x 3,162 square. A game keeps a few bytes
+per cell, an analysis a few hundred per unknown cell; past this the toolkit refuses a size
+instead of running out of memory."""
+
+
+def check_size(width: int, height: int) -> None:
+    """Refuse a board size that is not positive or that cannot be held (see :data:`MAX_CELLS`).
+
+    Examples
+    --------
+    >>> check_size(30, 16)
+    >>> check_size(100_000, 100_000)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a board of 100000x100000 has 10000000000 cells; at most ...
+    """
+    if width <= 0 or height <= 0:
+        raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
+    if width * height > MAX_CELLS:
+        raise InvalidInput(f"a board of {width}x{height} has {width * height} cells; at most "
+                           f"{MAX_CELLS} can be held")
 
 
 def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
@@ -61,7 +86,7 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
     height, width = mask.shape
     padded = np.zeros((height + 2, width + 2), dtype=dtype)
     padded[1:-1, 1:-1] = mask
-    total = np.zeros((height, width), dtype=dtype)
+    total: np.ndarray = np.zeros((height, width), dtype=dtype)
     for dr in (-1, 0, 1):
         for dc in (-1, 0, 1):
             if dr == 0 and dc == 0 and not include_self:
@@ -89,18 +114,18 @@ class Board:
     (2, 0, 2)
     """
 
-    __slots__ = ("_mask", "__dict__")
+    __slots__ = ("__dict__", "_mask")
 
     def __init__(self, mines: np.ndarray | Iterable[Iterable[bool]]) -> None:
         mask = np.array(mines, dtype=bool)
         if mask.ndim != 2 or mask.shape[0] == 0 or mask.shape[1] == 0:
-            raise ValueError(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
+            raise InvalidInput(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
         mask.setflags(write=False)
         self._mask = mask
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> "Board":
+    def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> Board:
         """Build a board of ``height x width`` with mines on the given cells.
 
         Examples
@@ -108,17 +133,16 @@ class Board:
         >>> Board.from_cells(2, 3, [(0, 2)]).to_text()
         '..*\\n...'
         """
-        if height <= 0 or width <= 0:
-            raise ValueError(f"a board needs a positive size, got {width}x{height}")
+        check_size(width, height)
         mask = np.zeros((height, width), dtype=bool)
         for row, col in mines:
             if not (0 <= row < height and 0 <= col < width):
-                raise ValueError(f"mine ({row}, {col}) is outside a {width}x{height} board")
+                raise InvalidInput(f"mine ({row}, {col}) is outside a {width}x{height} board")
             mask[row, col] = True
         return cls(mask)
 
     @classmethod
-    def from_text(cls, text: str) -> "Board":
+    def from_text(cls, text: str) -> Board:
         """Parse a layout: rows of ``*`` (mine) and ``.`` (free); ``#`` lines are comments.
 
         Raises
@@ -141,8 +165,8 @@ class Board:
             row = []
             for column, char in enumerate(line, start=1):
                 if char not in "*.":
-                    raise ParseError(f"unknown character {char!r} in a layout (expected '*' or '.')",
-                                     line=number, column=column)
+                    raise ParseError(f"unknown character {char!r} in a layout "
+                                     "(expected '*' or '.')", line=number, column=column)
                 row.append(char == "*")
             if width is None:
                 width = len(row)
@@ -159,30 +183,80 @@ class Board:
         return "\n".join("".join("*" if m else "." for m in row) for row in self._mask.tolist())
 
     @classmethod
-    def from_mbf(cls, data: bytes) -> "Board":
-        """Decode an MBF board (see :func:`msanalysis.formats.board_from_mbf`).
+    def from_mbf(cls, data: bytes) -> Board:
+        """Decode an MBF board: byte 0 the width, byte 1 the height, bytes 2-3 the mine count
+        big-endian, then one ``(x, y)`` byte pair per mine (x the column, y the row).
+
+        Raises
+        ------
+        ParseError
+            If the data is truncated, has bytes left over, or names a mine off the board or
+            twice.
 
         Examples
         --------
         >>> Board.from_mbf(bytes([2, 1, 0, 1, 1, 0])).to_text()
         '.*'
         """
-        from msanalysis.formats import board_from_mbf  # formats builds on this module
-
-        return board_from_mbf(data)
+        if len(data) < 4:
+            raise ParseError(f"truncated MBF: {len(data)} bytes, the header alone needs 4")
+        width, height = data[0], data[1]
+        count = int.from_bytes(data[2:4], "big")
+        if width == 0 or height == 0:
+            raise ParseError(f"MBF header gives an empty board ({width}x{height})")
+        expected = 4 + 2 * count
+        if len(data) < expected:
+            raise ParseError(f"truncated MBF: the header promises {count} mines "
+                             f"({expected} bytes), the data has {len(data)} bytes")
+        if len(data) > expected:
+            raise ParseError(f"MBF has {len(data) - expected} bytes after its {count} mines")
+        if count > width * height:
+            raise ParseError(f"MBF header gives {count} mines for {width * height} cells")
+        pairs = np.frombuffer(data[4:], dtype=np.uint8).reshape(count, 2).astype(np.int64)
+        mask = np.zeros((height, width), dtype=bool)
+        for number, (x, y) in enumerate(pairs.tolist(), start=1):
+            if x >= width or y >= height:
+                raise ParseError(f"MBF mine {number} at x={x}, y={y} is off the "
+                                 f"{width}x{height} board")
+            if mask[y, x]:
+                raise ParseError(f"MBF mine {number} at x={x}, y={y} is listed twice")
+            mask[y, x] = True
+        return cls(mask)
 
     def to_mbf(self) -> bytes:
-        """Encode as MBF; the inverse of :meth:`from_mbf`."""
-        from msanalysis.formats import board_to_mbf
+        """Encode as MBF (mines in row-major order); the inverse of :meth:`from_mbf`.
 
-        return board_to_mbf(self)
+        Examples
+        --------
+        >>> Board.from_text("..*\\n...").to_mbf().hex()
+        '030200010200'
+        """
+        if self.width > 255 or self.height > 255:
+            raise InvalidInput(f"MBF holds boards up to 255x255, not {self.width}x{self.height}")
+        if self.mine_count > 0xFFFF:
+            raise InvalidInput(f"MBF holds up to 65535 mines, not {self.mine_count}")
+        rows, cols = np.nonzero(self.mask)
+        body = np.column_stack([cols, rows]).astype(np.uint8).tobytes()
+        return bytes([self.width, self.height]) + self.mine_count.to_bytes(2, "big") + body
 
     @classmethod
-    def load(cls, path) -> "Board":
-        """Read a layout text file or an MBF file (see :func:`msanalysis.formats.read_board`)."""
-        from msanalysis.formats import read_board
+    def load(cls, path: str | Path) -> Board:
+        """Read a layout file: MBF (by the extension ``.mbf``, or binary content) or layout text.
 
-        return read_board(path)
+        Raises
+        ------
+        ParseError
+            Naming the file, and the line and column of a layout text.
+        OSError
+            When the file cannot be read.
+        """
+        path = Path(path)
+        data = read_bytes(path)
+        text = None if path.suffix.lower() == ".mbf" else decode_text(data)
+        try:
+            return cls.from_mbf(data) if text is None else cls.from_text(text)
+        except ParseError as error:
+            raise error.in_file(str(path)) from None
 
     # -- basic facts --------------------------------------------------------------------------
     @property
@@ -252,7 +326,6 @@ class Board:
         This is exactly what one click on any of its zero cells reveals.
         """
         labels, count = self._zero_labels
-        height, width = self._mask.shape
         for label in range(1, count + 1):
             region = labels == label
             grown = neighbour_counts(region, include_self=True) > 0
@@ -309,7 +382,8 @@ class Board:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Board):
             return NotImplemented
-        return self._mask.shape == other._mask.shape and bool(np.array_equal(self._mask, other._mask))
+        return (self._mask.shape == other._mask.shape
+                and bool(np.array_equal(self._mask, other._mask)))
 
     def __hash__(self) -> int:
         return hash((self._mask.shape, self._mask.tobytes()))

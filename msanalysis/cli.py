@@ -8,33 +8,86 @@ answer), never a traceback. The library itself never prints; only this module do
 from __future__ import annotations
 
 import json
+import math
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from enum import Enum
+from enum import StrEnum
+from functools import partial
 from pathlib import Path
-from typing import Annotated, NoReturn, Optional
+from typing import Annotated, Any, NoReturn, Optional
 
 import typer
+from typer.core import TyperGroup
 
-from msanalysis.board import Board
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
-from msanalysis.formats import read_any, read_board
-from msanalysis.position import Position
+from msanalysis import text
+from msanalysis.board import Board, Cell
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
+from msanalysis.exact import decimal, magnitude
+from msanalysis.formats import read_any
 from msanalysis.rules import board_size, default_first_click
-from msanalysis.rules import generate as rules_generate
+from msanalysis.sat import Explanation
+
+EXIT_NO_ANSWER = 1
+"""Exit status when the input has no answer: no layout fits, an inconsistent position."""
+EXIT_BAD_INPUT = 2
+"""Exit status for input that cannot be used: a bad file, option or value."""
+EXIT_GAVE_UP = 3
+"""Exit status when the work stopped at a limit (time or size) before the whole answer."""
+
+# The parsing errors of typer's click (vendored or not), found without importing its internals.
+_ClickException: type[Exception] = next(kind for kind in typer.BadParameter.__mro__
+                                        if kind.__name__ == "ClickException")
+
+
+def _message_of(error: Exception) -> str:
+    """A usage error's message, with the option it is about (click's ``format_message``)."""
+    format_message = getattr(error, "format_message", None)
+    return format_message() if callable(format_message) else str(error)
+
+
+class _OneLineErrors(TyperGroup):
+    """The command group, with every usage error (a bad option value, a missing option, an
+    unknown command) printed as one ``error:`` line, exit status 2, like the commands' own."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        run = partial(super().main, args=args, prog_name=prog_name, complete_var=complete_var,
+                      standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
+        if not standalone_mode:
+            return run()
+        try:
+            status = run()
+        except _ClickException as error:
+            if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
+                typer.echo(_message_of(error))
+                sys.exit(0)
+            message = _message_of(error)
+            context = getattr(error, "ctx", None)
+            if context is not None:
+                message += f" (see '{context.command_path} --help')"
+            typer.echo(f"error: {message}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        except typer.Abort:
+            typer.echo("error: aborted", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
+
 
 app = typer.Typer(
     name="msanalysis",
+    cls=_OneLineErrors,
     help="Exact Minesweeper analysis: forced cells, probabilities, reconstruction, autoplay.",
+    epilog="Exit status: 0 answered; 1 no layout fits (an inconsistent position or grid); "
+           "2 unusable input (a bad file, option or value); 3 gave up at a limit (time or "
+           "size) before the whole answer; 130 interrupted.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
-
-EXIT_NO_ANSWER = 1
-EXIT_BAD_INPUT = 2
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -45,33 +98,64 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
 
 @contextmanager
 def user_errors() -> Iterator[None]:
-    """Turn the library's errors into one ``error:`` line and an exit status."""
+    """Turn the library's errors, and a file that cannot be read, into one ``error:`` line.
+
+    Only our own errors (:class:`~msanalysis.errors.MsanalysisError`) and ``OSError`` are
+    caught: anything else is a bug, and shows as one.
+    """
     try:
         yield
     except InconsistentPosition as error:
         fail(str(error), EXIT_NO_ANSWER)
     except AnalysisTooHard as error:
-        fail(str(error), EXIT_NO_ANSWER)
+        fail(str(error), EXIT_GAVE_UP)
+    except MsanalysisError as error:
+        fail(str(error))
     except FileNotFoundError as error:
         fail(f"no such file: {error.filename}")
     except IsADirectoryError as error:
         fail(f"is a directory, not a file: {error.filename}")
-    except UnicodeDecodeError:
-        fail("the file is not text (expected a text file)")
-    except (ValueError, OSError) as error:
-        fail(str(error))
+    except OSError as error:
+        fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
 
 
-def parse_cell(text: str) -> tuple[int, int]:
+def parse_cell(text: str, option: str) -> tuple[int, int]:
     """Parse ``ROW,COL`` (0-based) for options such as ``--first-click`` and ``--explain``."""
     parts = text.replace(" ", "").split(",")
-    try:
-        row, col = (int(part) for part in parts)
-    except ValueError:
-        raise typer.BadParameter(f"expected ROW,COL such as 3,4, got {text!r}") from None
-    if row < 0 or col < 0:
-        raise typer.BadParameter(f"row and column count from 0, got {text!r}")
-    return row, col
+    if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
+        fail(f"{option} takes ROW,COL with rows and columns counted from 0, such as 3,4; "
+             f"got {text!r}")
+    return int(parts[0]), int(parts[1])
+
+
+def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
+    """The ``--first-click`` given, or the rule's default for a board of ``size`` (width first).
+    """
+    if text:
+        return parse_cell(text, "--first-click")
+    return default_first_click(rules, width=size[0], height=size[1])
+
+
+def check_time_limit(seconds: float) -> None:
+    """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1)."""
+    if not (math.isfinite(seconds) and seconds > 0):
+        fail(f"--time-limit takes a positive number of seconds, got {seconds}")
+
+
+def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
+    """The explanation of a forced cell, or in words why there is none: the cell is not forced.
+
+    A cell off the board, revealed or flagged is unusable input and fails.
+    """
+    height, width = analysis.position.shape
+    if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+        fail(f"--explain {cell[0]},{cell[1]} is off the {width}x{height} board")
+    if cell not in analysis.forced_safe and cell not in analysis.forced_mines \
+            and cell in analysis.constraints.unknown:
+        return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
+                "in others")
+    with user_errors():
+        return analysis.explain(cell)
 
 
 def print_json(data: object) -> None:
@@ -82,53 +166,14 @@ def stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-# Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
-# close as the 16 terminal colours get.
-_CHAR_STYLE = {
-    "1": {"fg": "bright_blue"}, "2": {"fg": "green"}, "3": {"fg": "bright_red"},
-    "4": {"fg": "blue"}, "5": {"fg": "red"}, "6": {"fg": "cyan"}, "7": {"fg": "white"},
-    "8": {"fg": "bright_black"}, "*": {"fg": "bright_red", "bold": True},
-    "F": {"fg": "bright_magenta", "bold": True}, "?": {"fg": "bright_black"},
-    "S": {"fg": "bright_green", "bold": True}, "M": {"fg": "bright_red", "bold": True},
-}
-
-
-def render_grid(rows: list[str], *, colour: bool | None = None) -> str:
-    """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
-
-    Used by every command that shows a grid, so they all look alike.
-    """
-    if colour is None:
-        colour = stdout_is_terminal() and "NO_COLOR" not in os.environ
-    width = max(len(row) for row in rows)
-    row_label = len(str(len(rows) - 1))
-    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
-    ones = "".join(str(c % 10) for c in range(width))
-    header = [" " * (row_label + 1) + tens] if width > 10 else []
-    header.append(" " * (row_label + 1) + ones)
-    lines = list(header)
-    for number, row in enumerate(rows):
-        cells = "".join(typer.style(ch, **_CHAR_STYLE[ch]) if colour and ch in _CHAR_STYLE else ch
-                        for ch in row)
-        lines.append(f"{number:>{row_label}} {cells}")
-    return "\n".join(lines)
+def draw_grid(rows: list[str]) -> str:
+    """Rows of cells drawn with row and column numbers, coloured on a terminal."""
+    return text.render_grid(rows, colour=stdout_is_terminal() and "NO_COLOR" not in os.environ)
 
 
 def chosen_difficulty(difficulty: str | None, *sizes: int | None) -> str | None:
     """The difficulty to start from: the one given, else beginner unless any size was given."""
     return difficulty or (None if any(sizes) else "beginner")
-
-
-def position_rows(position: Position) -> list[str]:
-    """A position's rows of cell characters, without its ``mines:`` header."""
-    text = position.to_text().splitlines()
-    return text[1:] if position.total_mines is not None else text
-
-
-def board_rows(board: Board) -> list[str]:
-    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
-    return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
-            for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
 
 
 def write_svg(obj: object, path: Path) -> None:
@@ -148,20 +193,23 @@ def _board_metrics(board: Board) -> dict[str, int]:
 
 @app.command()
 def show(
-    file: Annotated[Path, typer.Argument(help="A position (.txt, .mine) or a board (layout text, .mbf).")],
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the picture to this SVG file.")] = None,
+    file: Annotated[Path, typer.Argument(
+        help="A position (.txt, .mine) or a board (layout text, .mbf).")],
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Print a position or a board; for a board, its metrics too."""
     with user_errors():
         item = read_any(file)
         if isinstance(item, Board):
-            typer.echo(render_grid(board_rows(item)))
+            typer.echo(draw_grid(text.board_rows(item)))
             metrics = _board_metrics(item)
-            typer.echo(f"{metrics['width']}x{metrics['height']}, {metrics['mines']} mines, "
-                       f"{metrics['openings']} openings, {metrics['islands']} islands, "
-                       f"3BV {metrics['bbbv']}")
+            typer.echo(f"{metrics['width']}x{metrics['height']}, "
+                       f"{text.quantity(metrics['mines'], 'mine')}, "
+                       f"{text.quantity(metrics['openings'], 'opening')}, "
+                       f"{text.quantity(metrics['islands'], 'island')}, 3BV {metrics['bbbv']}")
         else:
-            typer.echo(render_grid(position_rows(item)))
+            typer.echo(draw_grid(text.position_rows(item)))
             mines = "unknown" if item.total_mines is None else item.total_mines
             typer.echo(f"{item.width}x{item.height}, mines: {mines}, {len(item.hidden)} hidden, "
                        f"{len(item.flags)} flagged")
@@ -169,29 +217,38 @@ def show(
             write_svg(item, svg)
 
 
-class OutputFormat(str, Enum):
+class OutputFormat(StrEnum):
     text = "text"
     mbf = "mbf"
 
 
 @app.command()
 def generate(
-    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert.")] = None,
-    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    difficulty: Annotated[Optional[str], typer.Option(
+        help="beginner, intermediate or expert.")] = None,
+    width: Annotated[Optional[int], typer.Option(
+        help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Random seed; the same seed gives the same board.")] = None,
-    format: Annotated[OutputFormat, typer.Option("--format", help="Layout text or binary MBF.")] = OutputFormat.text,
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    rules: Annotated[str, typer.Option(
+        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Random seed; the same seed gives the same board.")] = None,
+    format: Annotated[OutputFormat, typer.Option(
+        "--format", help="Layout text or binary MBF.")] = OutputFormat.text,
+    output: Annotated[Optional[Path], typer.Option(
+        "--output", "-o", help="Write here instead of stdout.")] = None,
 ) -> None:
     """Generate a seeded mine layout under a first-click rule."""
+    from msanalysis.play.noguess import generate as generate_layout
+
     with user_errors():
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
-        click = parse_cell(first_click) if first_click else default_first_click(rules)
-        board = rules_generate(*size, rules=rules, first_click=click, seed=seed)
+        click = first_click_of(first_click, rules, size)
+        board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
         if format is OutputFormat.mbf:
             data = board.to_mbf()
             if output is None:
@@ -213,12 +270,13 @@ def generate(
 
 @app.command()
 def metrics(
-    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
+    board_file: Annotated[Path, typer.Argument(
+        metavar="BOARD", help="A layout text file or an MBF file.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Board metrics players use: openings, islands and 3BV."""
     with user_errors():
-        values = _board_metrics(read_board(board_file))
+        values = _board_metrics(Board.load(board_file))
     if as_json:
         print_json(values)
     else:
@@ -228,138 +286,105 @@ def metrics(
 
 # == analysis: analyze ============================================================================
 
-def _percent_rows(analysis, position) -> list[str]:
-    """Three characters a cell: the mine probability of an undecided cell in whole percent
-    (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
-    ``.`` for any revealed cell (its number is on the board above)."""
-    rows = position_rows(position)
-    probabilities = analysis.probabilities
-    out = []
-    for r, row in enumerate(rows):
-        cells = []
-        for c, char in enumerate(row):
-            if (r, c) in analysis.forced_safe:
-                cells.append("  S")
-            elif (r, c) in analysis.forced_mines:
-                cells.append("  M")
-            elif (r, c) in analysis.constraints.unknown:
-                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
-            else:
-                cells.append(f"  {char if char in 'F*' else '.'}")
-        out.append("".join(cells))
-    return out
-
-
-def _marked_rows(analysis, position) -> list[str]:
-    rows = [list(row) for row in position_rows(position)]
-    for r, c in analysis.forced_safe:
-        rows[r][c] = "S"
-    for r, c in analysis.forced_mines:
-        rows[r][c] = "M"
-    return ["".join(row) for row in rows]
-
-
-def _cells_text(cells) -> str:
-    cells = sorted(cells)
-    shown = " ".join(f"{r},{c}" for r, c in cells[:12])
-    return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
-
-
 @app.command("analyze")
 def analyze_command(
-    file: Annotated[Path, typer.Argument(help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
+    file: Annotated[Path, typer.Argument(
+        help="A position: canonical text (.txt) or JSMinesweeper .mine.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    ignore_flags: Annotated[bool, typer.Option("--ignore-flags", help="Read flags as hidden cells instead of mines.")] = False,
-    mines: Annotated[Optional[int], typer.Option(help="Total mine count (overrides the file's header).")] = None,
-    explain: Annotated[Optional[str], typer.Option(help="ROW,COL of a forced cell: say which clues force it.")] = None,
-    svg: Annotated[Optional[Path], typer.Option("--svg", help="Also write the analysis picture to this SVG file.")] = None,
-    time_limit: Annotated[float, typer.Option(help="Seconds allowed for exact counting; forced cells are reported regardless.")] = 60.0,
+    ignore_flags: Annotated[bool, typer.Option(
+        "--ignore-flags", help="Read flags as hidden cells instead of mines.")] = False,
+    mines: Annotated[Optional[int], typer.Option(
+        help="Total mine count (overrides the file's header).")] = None,
+    explain: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of a forced cell: say which clues force it.")] = None,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Also write the analysis picture to this SVG file.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds allowed for the whole analysis; past it, what was found is reported "
+        "(exit status 3).")] = 60.0,
 ) -> None:
     """Forced cells, exact mine probabilities and the number of layouts of a position."""
     from msanalysis.analysis import analyze
 
-    if time_limit <= 0:
-        fail(f"--time-limit must be positive, got {time_limit}")
-    cell = parse_cell(explain) if explain is not None else None
+    check_time_limit(time_limit)
+    cell = parse_cell(explain, "--explain") if explain is not None else None
     with user_errors():
-        position = Position.load(file, total_mines=mines)
-        analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit,
-                           forced_only=True)
-        explanation = analysis.explain(cell) if cell is not None else None
-    stopped = None
-    try:
-        analysis.counts
-    except AnalysisTooHard as error:
-        stopped = str(error)
+        item = read_any(file)
+        if isinstance(item, Board):
+            fail(f"{file} is a board (a mine layout), not a position: 'show' and 'metrics' read "
+                 "boards, 'solvable' plays one")
+        position = item if mines is None else item.with_total_mines(mines)
+        analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
+        explanation: Explanation | str | None = None
+        if cell is not None:
+            explanation = explain_or_why_not(analysis, cell)
     if as_json:
-        data = {"width": position.width, "height": position.height,
-                "total_mines": position.total_mines, "solutions": None,
-                "forced_safe": [list(c) for c in sorted(analysis.forced_safe)],
-                "forced_mines": [list(c) for c in sorted(analysis.forced_mines)],
-                "probabilities": None, "requires_guess": analysis.requires_guess,
-                "best_guess": None}
-        if stopped is None:
-            data = analysis.to_dict()
-        if explanation is not None:
+        data = analysis.to_dict()
+        if isinstance(explanation, Explanation):
             data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
                                    "clues": [list(c) for c in explanation.clues],
                                    "uses_mine_count": explanation.uses_mine_count}
+        elif explanation is not None and cell is not None:  # the cell is not forced
+            data["explanation"] = {"cell": list(cell), "verdict": None, "clues": [],
+                                   "uses_mine_count": False, "reason": explanation}
         print_json(data)
     else:
         typer.echo(f"{position.width}x{position.height}, {analysis.assumption}"
                    + (", flags ignored" if ignore_flags else ", flags count as mines"
                       if position.flags else ""))
         typer.echo("forced cells (S safe, M mine):")
-        typer.echo(render_grid(_marked_rows(analysis, position)))
-        if stopped is None:
+        typer.echo(draw_grid(text.marked_rows(analysis, position)))
+        if analysis.exact:
             typer.echo("mine probability, % (S safe, M mine):")
-            typer.echo(_percent_grid(_percent_rows(analysis, position)))
-            typer.echo(f"solutions: {analysis.solutions}")
-        typer.echo(f"forced safe: {_cells_text(analysis.forced_safe)}")
-        typer.echo(f"forced mines: {_cells_text(analysis.forced_mines)}")
-        typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
-        if stopped is None and analysis.best_guess is not None:
+            typer.echo(text.percent_grid(text.percent_rows(analysis, position)))
+            typer.echo(f"solutions: {magnitude(analysis.solutions)}")
+        typer.echo(f"forced safe: {text.cells_text(analysis.forced_safe)}")
+        typer.echo(f"forced mines: {text.cells_text(analysis.forced_mines)}")
+        if analysis.all_forced or analysis.forced_safe:
+            typer.echo(f"requires a guess: {'yes' if analysis.requires_guess else 'no'}")
+        else:
+            typer.echo("requires a guess: unknown (no forced safe cell found before the limit)")
+        if analysis.exact and analysis.best_guess is not None:
             r, c = analysis.best_guess
             typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
         if explanation is not None:
             typer.echo(f"explanation: {explanation}")
-    if svg is not None and stopped is None:
+    if svg is not None:
         with user_errors():
             write_svg(analysis, svg)
-    if stopped is not None:
-        fail(f"{stopped}; the forced cells above are exact, the probabilities are not known",
-             EXIT_NO_ANSWER)
-
-
-def _percent_grid(rows: list[str]) -> str:
-    """Rows of three-character cells with column and row numbers."""
-    width = len(rows[0]) // 3
-    label = len(str(len(rows) - 1))
-    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
-    lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
-    return "\n".join(lines)
+    if not analysis.exact:
+        found = ("every forced cell is above" if analysis.all_forced
+                 else "the forced cells above are certain")
+        fail(f"{analysis.stopped}; {found}, the probabilities are not known", EXIT_GAVE_UP)
 
 
 # == reconstruction: reconstruct ==================================================================
 
-class ReconstructRule(str, Enum):
+class ReconstructRule(StrEnum):
     classic = "classic"
     mosaic = "mosaic"
 
 
-class ReconstructEngine(str, Enum):
+class ReconstructEngine(StrEnum):
     sat = "sat"
     cpsat = "cpsat"
 
 
 @app.command("reconstruct")
 def reconstruct_command(
-    file: Annotated[Path, typer.Argument(help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
-    rule: Annotated[ReconstructRule, typer.Option(help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the cell.")] = ReconstructRule.classic,
-    engine: Annotated[ReconstructEngine, typer.Option(help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
-    limit: Annotated[Optional[int], typer.Option(help="Stop once this many layouts are known (default 2: enough to settle uniqueness).")] = None,
+    file: Annotated[Path, typer.Argument(
+        help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
+    rule: Annotated[ReconstructRule, typer.Option(
+        help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the "
+        "cell.")] = ReconstructRule.classic,
+    engine: Annotated[ReconstructEngine, typer.Option(
+        help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
+    limit: Annotated[Optional[int], typer.Option(
+        help="Stop once this many layouts are known (default 2: enough to settle "
+        "uniqueness).")] = None,
     all_layouts: Annotated[bool, typer.Option("--all", help="Count every layout exactly.")] = False,
-    time_limit: Annotated[float, typer.Option(help="Seconds of search before stopping with what is known.")] = 60.0,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds of search before stopping with what is known.")] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
@@ -369,8 +394,7 @@ def reconstruct_command(
         fail("give either --limit N or --all, not both")
     if limit is not None and limit < 1:
         fail(f"--limit must be at least 1, got {limit}")
-    if time_limit <= 0:
-        fail(f"--time-limit must be positive, got {time_limit}")
+    check_time_limit(time_limit)
     with user_errors():
         if str(file) == "-":
             grid = NumberGrid.from_text(sys.stdin.read(), rule=rule.value)
@@ -381,53 +405,45 @@ def reconstruct_command(
     layout = result.first
     if as_json:
         print_json({"rule": result.rule, "width": result.width, "height": result.height,
-                    "solutions": result.count, "exhaustive": result.exhaustive,
+                    "solutions": decimal(result.count), "exhaustive": result.exhaustive,
                     "unique": result.unique,
                     "layout": layout.to_text().splitlines() if layout is not None else None,
                     "conflict": [list(cell) for cell in result.conflict]
                     if result.conflict is not None else None})
     else:
-        typer.echo(f"{result.rule} {result.width}x{result.height}: {_layouts_summary(result)}")
+        typer.echo(f"{result.rule} {result.width}x{result.height}: {text.layouts_summary(result)}")
         if layout is not None:
-            typer.echo(render_grid(layout.to_text().splitlines()))
-            typer.echo(f"{layout.mine_count} mines")
+            typer.echo(draw_grid(layout.to_text().splitlines()))
+            typer.echo(text.quantity(layout.mine_count, "mine"))
         if result.conflict is not None:
             typer.echo("these clues cannot all hold: "
                        + ", ".join(f"{row},{col}" for row, col in result.conflict))
     if layout is None:
         raise typer.Exit(EXIT_NO_ANSWER)
-
-
-def _layouts_summary(result) -> str:
-    """One line: how many layouts, whether that is all of them, and uniqueness."""
-    if result.count == 0:
-        return "no layout fits these numbers"
-    if result.exhaustive:
-        if result.count == 1:
-            return "1 layout, unique"
-        return f"{result.count} layouts, not unique; the first:"
-    stopped = "stopped at the limit" if result.unique is not None else "stopped at the time limit"
-    uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
-    return f"at least {result.count} layout{'s' if result.count != 1 else ''} ({stopped}), {uniqueness}; the first:"
+    if result.timed_out:
+        raise typer.Exit(EXIT_GAVE_UP)
 
 
 # == no-guess: solvable ==========================================================================
 
 @app.command()
 def solvable(
-    board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    rules: Annotated[str, typer.Option(help="The first-click rule the game is played under.")] = "safe-cell",
+    board_file: Annotated[Path, typer.Argument(
+        metavar="BOARD", help="A layout text file or an MBF file.")],
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    rules: Annotated[str, typer.Option(
+        help="The first-click rule the game is played under.")] = "safe-cell",
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
-    from msanalysis.noguess import solve_without_guessing
+    from msanalysis.play.noguess import solve_without_guessing
 
     with user_errors():
-        board = read_board(board_file)
-        click = parse_cell(first_click) if first_click else default_first_click(rules)
+        board = Board.load(board_file)
+        click = first_click_of(first_click, rules, (board.width, board.height))
         result = solve_without_guessing(board, click, rules=rules)
-    rows = position_rows(result.position)
+    rows = text.position_rows(result.position)
     if as_json:
         print_json({"solvable": result.solvable, "first_click": list(click),
                     "rounds": result.rounds, "revealed": result.revealed, "position": rows})
@@ -435,7 +451,7 @@ def solvable(
         typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
                    f"{result.revealed} safe cells revealed in {result.rounds} rounds of analysis")
     else:
-        typer.echo(render_grid(rows))
+        typer.echo(draw_grid(rows))
         typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
                    f"{result.revealed} safe cells ({result.rounds} rounds of analysis), above")
     if not result.solvable:
@@ -450,43 +466,59 @@ EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + 
 @app.command()
 def play(
     games: Annotated[int, typer.Option(help="How many games to play.")],
-    difficulty: Annotated[Optional[str], typer.Option(help="beginner, intermediate or expert (default beginner).")] = None,
-    width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
+    difficulty: Annotated[Optional[str], typer.Option(
+        help="beginner, intermediate or expert (default beginner).")] = None,
+    width: Annotated[Optional[int], typer.Option(
+        help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    strategy: Annotated[str, typer.Option(help="best, safest or paper (seed 003's baseline).")] = "best",
+    rules: Annotated[str, typer.Option(
+        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(
+        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+    strategy: Annotated[str, typer.Option(
+        help="best, safest or paper (seed 003's baseline).")] = "best",
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
-    dask: Annotated[Optional[str], typer.Option(help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
+    dask: Annotated[Optional[str], typer.Option(
+        help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    save_replays: Annotated[Optional[Path], typer.Option(
+        "--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that "
+        "`replay` judges.")] = None,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
-    from msanalysis.bench import PlaySpec, bench
+    from msanalysis.play.bench import PlaySpec, bench, check_jobs
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
-    if jobs < 1:
-        fail(f"--jobs must be at least 1, got {jobs}")
     with user_errors():
-        click = parse_cell(first_click) if first_click else None
+        check_jobs(jobs)
+        click = parse_cell(first_click, "--first-click") if first_click else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
         spec.check()
+        if save_replays is not None:
+            save_replays.mkdir(parents=True, exist_ok=True)
         if stdout_is_terminal() and not as_json:
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeRemainingColumn,
+            )
 
             columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                        TimeRemainingColumn())
             with Progress(*columns, transient=True) as progress:
                 task = progress.add_task(f"{spec.name} {spec.strategy}", total=games)
                 summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask,
+                                replays=save_replays,
                                 on_result=lambda _: progress.advance(task))
         else:
-            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask)
+            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays)
     if summary.interrupted:
         typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
     if as_json:
@@ -494,12 +526,257 @@ def play(
     else:
         row, col = spec.first_click
         last = seed + summary.planned - 1
-        typer.echo(f"{spec.name} {spec.width}x{spec.height}/{spec.mines}, rules {spec.rules}, "
-                   f"first click {row},{col}, strategy {spec.strategy}, seeds {seed}-{last}")
+        size = f"{spec.width}x{spec.height}/{spec.mines}"
+        name = size if spec.name == size else f"{spec.name} {size}"
+        typer.echo(f"{name}, rules {spec.rules}, first click {row},{col}, strategy "
+                   f"{spec.strategy}, seeds {seed}-{last}")
         for label, value in summary.table():
             typer.echo(f"  {label:<14} {value}")
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+
+
+# == replays: replay ==============================================================================
+# One self-contained block: the command, and the work on one file, which local worker processes
+# and Dask workers run too (so it returns text and data, and never prints).
+
+_REPLAY_CSV_COLUMNS = ["file", "width", "height", "mines", "won", "clicks", "first", "safe",
+                       "guess", "needless", "blunder", "survival", "luck_bits", "not_safest",
+                       "bbbv", "bbbv_solved", "seconds", "bbbv_per_second", "player", "program",
+                       "date", "rules"]
+
+
+def _replay_stem(path: Path) -> str:
+    """A file name without its replay endings (``game.msreplay.jsonl`` -> ``game``)."""
+    name = path.name
+    for ending in (".msreplay.jsonl", ".jsonl", ".avf", ".rmv", ".evf", ".mvf"):
+        if name.lower().endswith(ending):
+            return name[:-len(ending)]
+    return path.stem
+
+
+def _percent_text(value) -> str:
+    return "unknown" if value is None else f"{100 * float(value):.2f}%"
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _replay_text(path: Path, result) -> str:
+    """The readable report of one judged replay: a line per risky click and the summary."""
+    replay = result.replay
+    facts = [f"{replay.width}x{replay.height}/{replay.mines}"]
+    facts += [fact for fact in (replay.program, replay.player) if fact]
+    if replay.date is not None:
+        facts.append(replay.date.date().isoformat())
+    facts.append(f"rules {replay.rules or 'unknown'}")
+    lines = [f"{path.name}", f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
+    guesses = result.guesses
+    if guesses:
+        lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
+                     f"  safest")
+        for j in guesses:
+            best = "" if j.best_cell is None else f"{j.best_cell[0]},{j.best_cell[1]} " + (
+                "safe" if j.best_probability == 0 else _percent_text(j.best_probability))
+            lines.append(f"  {j.index:>6} {j.time:>7.2f}  {f'{j.cell[0]},{j.cell[1]}':<7} "
+                         f"{j.verdict.value:<9} {_percent_text(j.probability):>11}  {best}")
+            if j.explanation is not None:
+                lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
+    counts = result.verdicts
+    lines.append(f"  {result.clicks} clicks: {counts['first']} first, {counts['safe']} safe, "
+                 f"{_plural(counts['guess'], 'guess', 'guesses')}, {counts['needless']} needless, "
+                 f"{_plural(counts['blunder'], 'blunder', 'blunders')}")
+    survival, luck = result.survival, result.luck_bits
+    if survival is None:
+        chance = "survival unknown (counting out of bounds)"
+    else:
+        exact = f"{survival.numerator}/{survival.denominator}"
+        chance = f"survival {_percent_text(survival)}" + (f" ({exact})" if len(exact) <= 24 else "")
+        chance += f", luck {luck:.2f} bits" if luck is not None and luck != float("inf") \
+            else ", luck infinite (a forced mine was clicked)"
+    lines.append(f"  {chance}; {_plural(result.not_safest, 'guess', 'guesses')} not the safest")
+    speed = result.bbbv_per_second
+    lines.append(f"  3BV {result.bbbv}" + (f", {result.bbbv_solved} done" if not result.won else "")
+                 + (f", {speed:.2f} 3BV/s" if speed is not None else ""))
+    return "\n".join(lines)
+
+
+def _replay_row(path: Path, result) -> dict:
+    data = result.to_dict()
+    replay = result.replay
+    return {"file": str(path), "width": data["width"], "height": data["height"],
+            "mines": data["mines"], "won": data["won"], "clicks": data["clicks"],
+            **data["verdicts"], "survival": data["survival"], "luck_bits": data["luck_bits"],
+            "not_safest": result.not_safest, "bbbv": data["bbbv"],
+            "bbbv_solved": result.bbbv_solved, "seconds": data["seconds"],
+            "bbbv_per_second": result.bbbv_per_second, "player": replay.player,
+            "program": replay.program,
+            "date": None if replay.date is None else replay.date.isoformat(),
+            "rules": replay.rules}
+
+
+def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None) -> None:
+    """The position before each risky click (and its picture), and the picture of the game."""
+    from msanalysis import svg
+    from msanalysis.analysis import analyze
+
+    stem = _replay_stem(path)
+    if pictures is not None:
+        (Path(pictures) / f"{stem}.svg").write_text(svg.replay(result))
+    for j in result.guesses:
+        name = f"{stem}-{j.index:04d}"
+        if positions is not None:
+            comment = (f"# {path.name}, action {j.index} at {j.time:.2f} s: {j.verdict.value} at "
+                       f"{j.cell[0]},{j.cell[1]} (mine chance {_percent_text(j.probability)}); "
+                       "the player's flags removed")
+            (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
+        if pictures is not None:
+            # Past the time limit the analysis is partial: drawn with its forced cells only.
+            analysis = analyze(j.position, time_limit=60.0)
+            marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
+                                 and j.best_cell != analysis.best_guess else [])
+            (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
+
+
+def _replay_report(file: str, positions: str | None = None,
+                   pictures: str | None = None) -> dict:
+    """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error"}``.
+
+    Runs in worker processes too: every failure comes back as a message.
+    """
+    from msanalysis.play.judge import analyze_replay
+    from msanalysis.replay import load_replay
+
+    path = Path(file)
+    try:
+        result = analyze_replay(load_replay(path))
+        _write_guess_files(path, result, positions, pictures)
+    except FileNotFoundError as error:
+        return {"file": file, "error": f"no such file: {error.filename}"}
+    except IsADirectoryError:
+        return {"file": file, "error": f"is a directory, not a replay: {file}"}
+    except ModuleNotFoundError as error:
+        return {"file": file, "error": str(error)}
+    except (ValueError, OSError, AnalysisTooHard) as error:
+        message = str(error)
+        return {"file": file, "error": message if file in message else f"{file}: {message}"}
+    return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),
+            "row": _replay_row(path, result)}
+
+
+def _replay_reports(files: list[str], positions: str | None, pictures: str | None, jobs: int,
+                    dask: str | None) -> Iterator[dict]:
+    """Reports in the order of ``files``, from this process, local workers or a Dask cluster."""
+    if dask is not None:
+        try:
+            from distributed import Client, as_completed
+        except ImportError:
+            fail("running on Dask needs the 'distributed' package: pip install 'msanalysis[dask]'")
+        client = Client(dask, timeout="10s")
+        futures = []
+        try:
+            futures = client.map(_replay_report, files, [positions] * len(files),
+                                 [pictures] * len(files), pure=False)
+            done: dict[str, dict] = {}
+            for future in as_completed(futures):
+                report = future.result()
+                done[report["file"]] = report
+                yield {"progress": True}
+            for file in files:
+                yield done[file]
+        finally:
+            client.cancel(futures)
+            client.close()
+        return
+    if jobs == 1 or len(files) == 1:
+        for file in files:
+            yield _replay_report(file, positions, pictures)
+        return
+    import multiprocessing
+    from functools import partial
+
+    with multiprocessing.Pool(min(jobs, len(files))) as pool:
+        yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures),
+                             files)
+
+
+@app.command("replay")
+def replay_command(
+    files: Annotated[list[Path], typer.Argument(
+        metavar="FILE...", help="Replays: .avf, .rmv, .evf, .mvf (through ms-toollib) or "
+        ".msreplay.jsonl.")],
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON object per file.")] = False,
+    csv_file: Annotated[Optional[Path], typer.Option(
+        "--csv", help="Write one CSV row per replay to this file.")] = None,
+    positions: Annotated[Optional[Path], typer.Option(
+        "--positions", help="Write the position before each guess to this folder, as a file that "
+        "analyze reads.")] = None,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Draw each game, and the board at each guess, into this folder.")] = None,
+    jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    dask: Annotated[Optional[str], typer.Option(
+        help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the "
+        "files.")] = None,
+) -> None:
+    """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
+    from msanalysis.play.bench import check_jobs
+
+    with user_errors():
+        check_jobs(jobs)
+    for folder in (positions, svg):
+        if folder is not None:
+            with user_errors():
+                folder.mkdir(parents=True, exist_ok=True)
+    names = [str(file) for file in files]
+    reports = _replay_reports(names, None if positions is None else str(positions),
+                              None if svg is None else str(svg), jobs, dask)
+    rows, failed = [], 0
+
+    def show(report: dict) -> None:
+        nonlocal failed
+        if "error" in report:
+            failed += 1
+            typer.echo(f"error: {report['error']}", err=True)
+            return
+        rows.append(report["row"])
+        if as_json:
+            print_json(report["json"])
+        else:
+            typer.echo(report["text"])
+
+    if len(names) > 1 and stdout_is_terminal() and not as_json:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        finished = []
+        with Progress(TextColumn("replays"), BarColumn(), MofNCompleteColumn(),
+                      transient=True) as progress:
+            task = progress.add_task("replays", total=len(names))
+            for report in reports:
+                if report.get("progress"):
+                    progress.advance(task)
+                    continue
+                if dask is None:
+                    progress.advance(task)
+                finished.append(report)
+        for report in finished:
+            show(report)
+    else:
+        for report in reports:
+            if not report.get("progress"):
+                show(report)
+    if csv_file is not None:
+        import csv
+
+        with user_errors(), csv_file.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)
+            writer.writeheader()
+            writer.writerows(rows)
+        typer.echo(f"wrote {csv_file} ({len(rows)} replay{'s' if len(rows) != 1 else ''})",
+                   err=True)
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -11,16 +11,21 @@ form the *sea*. Deciding forced cells is left to :mod:`msanalysis.sat`, counting
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
 import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts
 from msanalysis.errors import InconsistentPosition
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Clue", "Box", "Component", "Constraints", "build", "settle"]
+if TYPE_CHECKING:
+    import networkx as nx
+
+__all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 # _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row
@@ -138,10 +143,13 @@ class Constraints:
         return len(self.unknown) - len(self.sea)
 
     def graph(self, component: Component | None = None) -> nx.Graph:
-        """The clue-box graph (of one component, or of the whole position).
+        """The clue-box graph (of one component, or of the whole position), with networkx.
 
         Nodes are ``("clue", i)`` and ``("box", j)``; an edge joins a clue to each box it touches.
+        Its connected components are :attr:`components` (the tests check it).
         """
+        import networkx as nx  # 0.25 s to import: only when a graph is asked for
+
         graph = nx.Graph()
         boxes = range(len(self.boxes)) if component is None else component.box_ids
         for j in boxes:
@@ -202,10 +210,20 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     if position.total_mines is not None:
         remaining = position.total_mines - known_count
         if remaining < 0:
-            what = "shown mines" if ignore_flags else "flags and shown mines"
-            raise InconsistentPosition(
-                f"{known_count} {what}, more than the {position.total_mines} mines on the board",
-                uses_mine_count=True)
+            shown = int(np.count_nonzero(states == MINE))
+            total = position.total_mines
+            mines = f"{total} mine{'s' if total != 1 else ''}"
+            if ignore_flags or shown > total:
+                message = f"{shown} shown mines, more than the {mines} on the board"
+            else:
+                flags = known_count - shown
+                message = (f"the flags outnumber the mines: {flags} flag{'s' if flags != 1 else ''}"
+                           + (f" and {shown} shown mine{'s' if shown != 1 else ''}"
+                              if shown else "")
+                           + f" for {mines} on the board, so a flag is wrong (ignore the flags, "
+                           "--ignore-flags on the command line, to analyse the position without "
+                           "them)")
+            raise InconsistentPosition(message, uses_mine_count=True)
         if remaining > unknown_count:
             raise InconsistentPosition(
                 f"{remaining} mines left but only {unknown_count} unknown cells to hold them",
@@ -219,7 +237,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     bad = revealed & ((needed < 0) | (needed > unknown_around))
     if bad.any():
         cell = _cells(*np.nonzero(bad))[0]
-        raise _single_clue_error(position, cell, int(needed[cell]), ignore_flags)
+        raise _single_clue_error(position, cell, int(states[cell]), int(needed[cell]),
+                                 ignore_flags)
 
     # Clue ids on a padded grid, so the eight neighbour lookups below need no bounds checks.
     clue_mask = revealed & (unknown_around > 0)
@@ -262,7 +281,7 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     frontier = _cells(front_rows, front_cols)
     front_cells = [frontier[i] for i in cell_order.tolist()]
     box_bounds = _bounds(box_of_cell, box_count)
-    box_cells = [tuple(front_cells[a:b]) for a, b in zip(box_bounds, box_bounds[1:])]
+    box_cells = [tuple(front_cells[a:b]) for a, b in itertools.pairwise(box_bounds)]
 
     # (box, clue) pairs, box by box with clues ascending: read off each box's first cell.
     pair_box, column = np.nonzero(touches[first_cell])
@@ -285,8 +304,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     clue_cells = _cells(clue_rows, clue_cols)
     clues = list(map(Clue, clue_cells, states[clue_rows, clue_cols].tolist(),
                      needed[clue_rows, clue_cols].tolist(),
-                     [tuple(touched[a:b]) for a, b in zip(of_touch, of_touch[1:])],
-                     [tuple(boxes_by_clue[a:b]) for a, b in zip(of_clue, of_clue[1:])]))
+                     [tuple(touched[a:b]) for a, b in itertools.pairwise(of_touch)],
+                     [tuple(boxes_by_clue[a:b]) for a, b in itertools.pairwise(of_clue)]))
 
     # Components: clues joined through the boxes they share.
     same_box = pair_box[1:] == pair_box[:-1]
@@ -312,8 +331,9 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                        components, sea)
 
 
-def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], rooms: list[int],
-           clues_of_box: list[list[int]]) -> tuple[list[int], list[int]] | None:
+def settle(sizes: Sequence[int], scopes: Sequence[Sequence[int]], needs: Sequence[int],
+           rooms: Sequence[int], clues_of_box: Sequence[Sequence[int]]
+           ) -> tuple[list[int], list[int]] | None:
     """What clues decide one at a time, repeatedly: boxes all mines or all safe.
 
     A clue whose open cells must all be mines (or all be safe) decides its open boxes, which
@@ -323,11 +343,11 @@ def settle(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], ro
 
     Parameters
     ----------
-    sizes : list of int
+    sizes : sequence of int
         Cells of each box.
-    scopes, needs, rooms : lists, one entry per clue
+    scopes, needs, rooms : sequences, one entry per clue
         The boxes of the clue, the mines it needs among them, and its number of cells.
-    clues_of_box : list of list of int
+    clues_of_box : sequence of sequence of int
         The clues of each box.
 
     Returns
@@ -384,7 +404,7 @@ def _grouped(labels: np.ndarray, count: int) -> list[tuple[int, ...]]:
     """Indices holding each label, ascending."""
     order = np.argsort(labels, kind="stable").tolist()
     bounds = _bounds(labels, count)
-    return [tuple(order[a:b]) for a, b in zip(bounds, bounds[1:])]
+    return [tuple(order[a:b]) for a, b in itertools.pairwise(bounds)]
 
 
 def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -393,7 +413,10 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     Union-find that always hangs the larger root under the smaller, so a root is its
     component's smallest node and one ascending pass finishes every path. A Python loop over
     the edges measured as fast as numpy pointer jumping on expert boards, and faster on small
-    ones (fewer calls).
+    ones (fewer calls). networkx's ``connected_components`` of :meth:`Constraints.graph` gives
+    the same components (the tests check it) 8-12x slower: on 200 played expert positions
+    1.18 ms median against 0.14 ms, on 20 of 100x100 41 against 3.5 ms, when the whole of
+    :func:`build` takes about 1 ms on expert.
     """
     parent = list(range(count))
     for x, y in zip(a.tolist(), b.tolist()):
@@ -410,9 +433,8 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array(parent, dtype=np.int64)
 
 
-def _single_clue_error(position: Position, cell: Cell, needed: int,
+def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
                        ignore_flags: bool) -> InconsistentPosition:
-    number = position.number(cell)
     height, width = position.shape
     around = [(r, c) for r in range(cell[0] - 1, cell[0] + 2)
               for c in range(cell[1] - 1, cell[1] + 2)

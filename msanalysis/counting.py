@@ -1,13 +1,16 @@
 """Exact counting of mine layouts, and exact mine probabilities.
 
-For each component (see :mod:`msanalysis.constraints`) :func:`count_component` finds how many
-layouts of its cells satisfy its clues *for each number of mines*, and how many mines each box
-holds across them. Boxes are counted with binomial coefficients, never one cell at a time, and
-the work follows a tree decomposition of the component (networkx's treewidth heuristic), so
-it grows with the frontier's width, not its length. :func:`count` joins the components by
-convolution over the mine count and weights each total with the layouts of the sea:
-``comb(sea_cells, remaining_mines - frontier_mines)``. Everything is an exact Python integer;
-probabilities are :class:`~fractions.Fraction` s. Forced cells by SAT live in :mod:`msanalysis.sat`.
+A :class:`Problem` is one connected set of boxes and the clues over them (a component of a
+position, or any sub-problem a caller builds: a component with some cells fixed, or with a cell
+revealed). :func:`count_component` finds how many layouts of its cells satisfy its clues *for
+each number of mines*, and how many mines each box holds across them. Boxes are counted with
+binomial coefficients, never one cell at a time, and the work follows a tree decomposition of
+the problem (min-degree elimination, networkx's heuristic written over plain sets, 3x faster),
+so it grows with the frontier's width, not its length. :func:`join` ties counted
+parts together over the total mine count, weighting each total with the layouts of the sea:
+``comb(sea_cells, remaining_mines - frontier_mines)``. :func:`count` does all of that for a
+whole position. Everything is an exact Python integer; probabilities are
+:class:`~fractions.Fraction` s. Forced cells by SAT live in :mod:`msanalysis.sat`.
 
 With the total mine count unknown, every layout is taken as equally likely, whatever its number
 of mines (so a sea cell is a mine with probability 1/2).
@@ -16,34 +19,185 @@ of mines (so a sea cell is a mine with probability 1/2).
 from __future__ import annotations
 
 import heapq
+import itertools
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import comb
 from operator import mul
-
-import networkx as nx
-from networkx.algorithms.approximation import treewidth_min_degree
+from typing import NamedTuple
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
-__all__ = ["ComponentCount", "Count", "count_component", "count", "together"]
+__all__ = [
+    "ComponentCount",
+    "Count",
+    "Joined",
+    "Problem",
+    "count",
+    "count_component",
+    "join",
+    "together",
+]
 
 _SINGLE_BAG_BOXES = 10
-"""Components with at most this many boxes are enumerated in one bag: a decomposition costs more."""
+"""Problems with at most this many open boxes are enumerated in one bag: a decomposition costs
+more."""
 _MERGED_BAG_BOXES = 10
 """Neighbouring bags of a decomposition are merged while they hold at most this many boxes."""
-_USE_NETWORKX = False
-"""Decompose with networkx's own ``treewidth_min_degree`` (the tests cross-check both)."""
 _MAX_BAG_ASSIGNMENTS = 2_000_000
 """The most assignments one bag may have before counting gives up (AnalysisTooHard)."""
 
 
 @dataclass(frozen=True, slots=True)
+class Problem:
+    """Boxes of interchangeable cells and the clues over them: what one count is asked about.
+
+    Attributes
+    ----------
+    boxes : tuple of tuple of (row, col)
+        The cells of each box; cells of a box touch the same clues, so only how many of them
+        are mines matters.
+    scopes : tuple of tuple of int
+        Per clue, the indices of the boxes it covers.
+    needs : tuple of int
+        Per clue, the mines it needs among those boxes.
+    clues : tuple of (row, col)
+        Per clue, where it is (named when no layout fits).
+
+    Examples
+    --------
+    A 2 with three hidden cells, one of which also touches a 1:
+
+    >>> p = Problem.from_clues([((1, 0), 2, [(0, 0), (0, 1), (0, 2)]), ((1, 2), 1, [(0, 2)])])
+    >>> p.boxes, p.scopes, p.needs
+    ((((0, 0), (0, 1)), ((0, 2),)), ((0, 1), (1,)), (2, 1))
+    >>> count_component(p).layouts
+    (2,)
+    """
+
+    boxes: tuple[tuple[Cell, ...], ...]
+    scopes: tuple[tuple[int, ...], ...]
+    needs: tuple[int, ...]
+    clues: tuple[Cell, ...] = field(default=(), compare=False)
+
+    @property
+    def sizes(self) -> list[int]:
+        """Cells of each box."""
+        return [len(box) for box in self.boxes]
+
+    @classmethod
+    def of_component(cls, constraints: Constraints, component: Component) -> Problem:
+        """The problem of one component of a position (boxes in ``component.box_ids`` order)."""
+        local = {j: i for i, j in enumerate(component.box_ids)}
+        clues = [constraints.clues[i] for i in component.clue_ids]
+        return cls(component.boxes,
+                   tuple(tuple(map(local.__getitem__, clue.boxes)) for clue in clues),
+                   tuple(clue.mines for clue in clues), component.clues)
+
+    @classmethod
+    def from_clues(cls, clues: Iterable[tuple[Cell, int, Sequence[Cell]]]) -> Problem:
+        """The problem of clues given as ``(where, mines needed, unknown cells)``.
+
+        Cells touching the same clues form a box; boxes are numbered in the order their first
+        cell appears, clue by clue.
+        """
+        clues = list(clues)
+        signature: dict[Cell, list[int]] = {}
+        for i, (_, _, cells) in enumerate(clues):
+            for cell in cells:
+                signature.setdefault(cell, []).append(i)
+        grouped: dict[tuple[int, ...], list[Cell]] = {}
+        for cell, ids in signature.items():
+            grouped.setdefault(tuple(ids), []).append(cell)
+        boxes = tuple(tuple(cells) for cells in grouped.values())
+        box_of = {cell: j for j, box in enumerate(boxes) for cell in box}
+        return cls(boxes, tuple(tuple(sorted({box_of[c] for c in cells})) for _, _, cells in clues),
+                   tuple(need for _, need, _ in clues), tuple(at for at, _, _ in clues))
+
+    def with_need(self, clue: int, need: int) -> Problem:
+        """The same problem with clue ``clue`` needing ``need`` mines."""
+        needs = list(self.needs)
+        needs[clue] = need
+        return replace(self, needs=tuple(needs))
+
+    def fixing(self, *, mines: Iterable[Cell] = (), safe: Iterable[Cell] = ()
+               ) -> tuple[Problem, int]:
+        """The problem left when the given cells are known: ``(problem, mines fixed in it)``.
+
+        Fixed cells leave their boxes (a box left empty goes), and each clue needs the fixed
+        mines among its cells fewer. Cells that are not in the problem are ignored. Counting the
+        result counts the layouts in which the fixed cells are as given (with that many mines
+        fewer: add them to the offset).
+
+        Examples
+        --------
+        >>> p = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1)])])
+        >>> fixed, placed = p.fixing(mines=[(0, 1)])
+        >>> fixed.boxes, fixed.needs, placed
+        ((((0, 0),),), (0,), 1)
+        """
+        mines, safe = set(mines), set(safe)
+        known = mines | safe
+        kept: list[tuple[Cell, ...]] = []
+        new_index: list[int] = []
+        taken: list[int] = []  # per old box, the fixed mines it held
+        for box in self.boxes:
+            rest = tuple(cell for cell in box if cell not in known)
+            taken.append(sum(cell in mines for cell in box))
+            new_index.append(len(kept) if rest else -1)
+            if rest:
+                kept.append(rest)
+        scopes = tuple(tuple(new_index[v] for v in scope if new_index[v] >= 0)
+                       for scope in self.scopes)
+        needs = tuple(need - sum(taken[v] for v in scope)
+                      for need, scope in zip(self.needs, self.scopes))
+        return Problem(tuple(kept), scopes, needs, self.clues), sum(taken)
+
+    def layouts(self, *, mines: Iterable[int] | None = None) -> Iterator[frozenset[Cell]]:
+        """Every layout of the problem's cells that meets its clues, as its set of mines.
+
+        Parameters
+        ----------
+        mines : iterable of int, optional
+            Only layouts with one of these numbers of mines.
+
+        Examples
+        --------
+        >>> p = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1)])])
+        >>> sorted(sorted(layout) for layout in p.layouts())
+        [[(0, 0)], [(0, 1)]]
+
+        Notes
+        -----
+        Backtracking over the boxes' mine counts, pruned by the clues; each assignment then
+        yields every choice of cells within its boxes. Time proportional to the layouts
+        yielded plus the dead ends of the search; stop iterating to stop early.
+        """
+        allowed = None if mines is None else set(mines)
+        sizes = self.sizes
+        clues_of_box: list[list[int]] = [[] for _ in sizes]
+        for c, scope in enumerate(self.scopes):
+            for v in scope:
+                clues_of_box[v].append(c)
+        found: list[tuple[int, ...]] = []
+        _backtrack(sizes, clues_of_box, list(self.needs),
+                   [sum(sizes[v] for v in scope) for scope in self.scopes],
+                   lambda values: found.append(tuple(values)), None)
+        for values in found:
+            if allowed is not None and sum(values) not in allowed:
+                continue
+            choices = [itertools.combinations(box, k) for box, k in zip(self.boxes, values)]
+            for picked in itertools.product(*choices):
+                yield frozenset(cell for cells in picked for cell in cells)
+
+
+@dataclass(frozen=True, slots=True)
 class ComponentCount:
-    """Layouts of one component's cells that satisfy its clues, by number of mines.
+    """Layouts of one problem's cells that satisfy its clues, by number of mines.
 
     Attributes
     ----------
@@ -52,18 +206,142 @@ class ComponentCount:
     layouts : tuple of int
         Number of layouts with ``offset + k`` mines (cells, not boxes, are counted).
     box_mines : tuple of tuple of int
-        Per box of the component (in ``component.box_ids`` order), per ``k``: the mines the box
-        holds, summed over those layouts.
+        Per box of the problem, per ``k``: the mines the box holds, summed over those layouts.
     """
 
     offset: int
     layouts: tuple[int, ...]
-    box_mines: tuple[tuple[int, ...], ...]
+    box_mines: tuple[tuple[int, ...], ...] = ()
 
     @property
     def total(self) -> int:
         """All layouts of the component, whatever their number of mines."""
         return sum(self.layouts)
+
+    def shifted(self, mines: int) -> ComponentCount:
+        """The same count with ``mines`` more in every layout (mines fixed outside the problem).
+        """
+        return ComponentCount(self.offset + mines, self.layouts, self.box_mines)
+
+
+class Packed(NamedTuple):
+    """A polynomial in the number of mines, ``bits * x**low``, inside the counting of a problem.
+
+    ``bits`` holds the coefficients, lowest power first, ``width`` bits each (a multiple of 8
+    chosen per problem, wide enough for any coefficient): the Kronecker substitution that makes
+    the product of two polynomials one big-integer product. Keeping the lowest power apart keeps
+    the integers as long as the spread of mine counts, not the largest count, and makes a
+    product with a monomial a small-times-big multiplication.
+    """
+
+    low: int
+    bits: int
+
+
+class Joined:
+    """Counted parts joined with the sea over the total mine count (see :func:`join`).
+
+    Attributes
+    ----------
+    solutions : int
+        Layouts of all the parts and the sea together.
+    sea_mines : int
+        Mines in the sea, summed over those layouts.
+    """
+
+    def __init__(self, parts: Sequence[ComponentCount], sea: int, remaining: int | None,
+                 deadline: float | None = None) -> None:
+        self.parts = list(parts)
+        self.sea = sea
+        self.remaining = remaining
+        self._deadline = deadline
+        if remaining is None:
+            # Every layout counts once: the sea is free and the parts are independent.
+            product = 1
+            for part in self.parts:
+                product *= part.total
+            self.solutions = product << sea
+            self.sea_mines = (product * sea) << (sea - 1) if sea else 0
+            self._product = product
+            return
+        base = sum(part.offset for part in self.parts)
+        spread = sum(len(part.layouts) - 1 for part in self.parts)
+        # weight[t]: layouts of the sea when the parts hold base + t mines.
+        weight = [comb(sea, remaining - base - t) if 0 <= remaining - base - t <= sea else 0
+                  for t in range(spread + 1)]
+        sea_weight = [w * (remaining - base - t) for t, w in enumerate(weight)]
+        # suffix[i][t]: layouts of parts i.. and the sea, given base + t mines before part i.
+        suffix, sea_suffix = [weight], [sea_weight]
+        for part in reversed(self.parts):
+            _check_deadline(deadline, "joining components")
+            layouts, after, sea_after = part.layouts, suffix[-1], sea_suffix[-1]
+            span = len(layouts)
+            suffix.append([_dot(layouts, after[t:t + span])
+                           for t in range(len(after) - span + 1)])
+            sea_suffix.append([_dot(layouts, sea_after[t:t + span])
+                               for t in range(len(sea_after) - span + 1)])
+        suffix.reverse()
+        self._suffix = suffix
+        self.solutions = suffix[0][0]
+        self.sea_mines = sea_suffix[-1][0]
+        self._prefix: list[list[int]] = [[1]]  # layouts of parts before i, by mines above fewest
+
+    def rest(self, i: int) -> list[int]:
+        """``rest[k]``: layouts of everything but part ``i`` when it holds ``offset + k`` mines.
+        """
+        part = self.parts[i]
+        span = len(part.layouts)
+        if self.remaining is None:
+            return [self._product // part.total << self.sea] * span if part.total else [0] * span
+        while len(self._prefix) <= i:
+            _check_deadline(self._deadline, "joining components")
+            self._prefix.append(_times(self._prefix[-1], self.parts[len(self._prefix) - 1].layouts))
+        prefix, after = self._prefix[i], self._suffix[i + 1]
+        size = len(prefix)
+        return [_dot(prefix, after[k:k + size]) for k in range(span)]
+
+    def box_mines(self, i: int) -> list[int]:
+        """Per box of part ``i``: its mines summed over every layout of the whole."""
+        rest = self.rest(i)
+        return [_dot(mines, rest) for mines in self.parts[i].box_mines]
+
+
+def join(parts: Sequence[ComponentCount], sea: int, remaining: int | None, *,
+         deadline: float | None = None) -> Joined:
+    """Join counted parts and a sea of ``sea`` free cells under ``remaining`` mines.
+
+    Parameters
+    ----------
+    parts : sequence of ComponentCount
+        Independent parts (components, or products of them: see :func:`together`).
+    sea : int
+        Unknown cells next to no clue.
+    remaining : int or None
+        Mines among the parts and the sea; None when the total is unknown (then every layout
+        counts once).
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which joining raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    Joined
+        ``solutions`` is 0 when the mine count fits no layout.
+
+    Examples
+    --------
+    Two cells, one mine among them, beside a sea of three cells, with two mines in all:
+
+    >>> joined = join([ComponentCount(1, (2,), ((2,),))], 3, 2)
+    >>> joined.solutions, joined.sea_mines, joined.box_mines(0)
+    (6, 6, [6])
+
+    Notes
+    -----
+    O(m * s * e) big-integer products for ``m`` parts whose mine counts spread over ``e`` values
+    each, ``s`` = the sum of those spreads: suffix sums weighted by the sea now, and prefix
+    products of the parts when :meth:`Joined.rest` is first asked for.
+    """
+    return Joined(parts, sea, remaining, deadline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +415,98 @@ class Count:
         if sea is not None:
             result.update(dict.fromkeys(self.constraints.sea, sea))
         return result
+
+    def _problems(self) -> list[Problem]:
+        return [Problem.of_component(self.constraints, component)
+                for component in self.constraints.components]
+
+    def solutions_fixing(self, *, mines: Iterable[Cell] = (), safe: Iterable[Cell] = ()) -> int:
+        """The layouts in which the given unknown cells are mines, and those safe.
+
+        Only the components holding a fixed cell are counted again (see
+        :meth:`Problem.fixing`); a fixed sea cell leaves the sea.
+
+        Examples
+        --------
+        >>> from msanalysis.position import Position
+        >>> from msanalysis.constraints import build
+        >>> result = count(build(Position.from_text("mines: 2\\n1??\\n???")))
+        >>> result.solutions, result.solutions_fixing(mines=[(0, 1)])
+        (6, 2)
+        """
+        mines, safe = set(mines), set(safe)
+        constraints = self.constraints
+        sea = set(constraints.sea)
+        parts = list(self.components)
+        for k, component in enumerate(constraints.components):
+            cells = set(component.cells)
+            if not (cells & mines or cells & safe):
+                continue
+            problem, placed = Problem.of_component(constraints, component).fixing(
+                mines=mines & cells, safe=safe & cells)
+            try:
+                parts[k] = count_component(problem).shifted(placed)
+            except InconsistentPosition:
+                return 0
+        sea_mines, sea_safe = len(mines & sea), len(safe & sea)
+        remaining = constraints.remaining
+        if remaining is not None:
+            remaining -= sea_mines
+        return join(parts, len(sea) - sea_mines - sea_safe, remaining).solutions
+
+    def layouts(self, limit: int | None = None) -> Iterator[frozenset[Cell]]:
+        """Every layout of the position's unknown cells, as its set of mines, up to ``limit``.
+
+        With the mine count known only layouts with that many mines are given. Layouts come
+        component by component (each :meth:`Problem.layouts`), then the sea; which ones come
+        first is not specified.
+
+        Examples
+        --------
+        >>> from msanalysis.position import Position
+        >>> from msanalysis.constraints import build
+        >>> result = count(build(Position.from_text("mines: 1\\n??\\n11")))
+        >>> sorted(sorted(layout) for layout in result.layouts())
+        [[(0, 0)], [(0, 1)]]
+
+        Notes
+        -----
+        Each component's layouts are listed only for the numbers of mines some whole layout
+        allows, so the time is proportional to the layouts yielded, times the components.
+        """
+        constraints = self.constraints
+        sea, remaining = constraints.sea, constraints.remaining
+        parts = self.components
+        # Mine totals that components i.. can hold together (with the sea when counted).
+        reach: list[set[int]] = [set(range(len(sea) + 1))]
+        for part in reversed(parts):
+            own = [part.offset + k for k, n in enumerate(part.layouts) if n]
+            reach.append({a + b for a in own for b in reach[-1]})
+        reach.reverse()
+        problems = self._problems()
+
+        def extend(i: int, placed: int, chosen: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
+            if i == len(parts):
+                left = None if remaining is None else remaining - placed
+                if left is None:
+                    for k in range(len(sea) + 1):
+                        for picked in itertools.combinations(sea, k):
+                            yield chosen.union(picked)
+                elif 0 <= left <= len(sea):
+                    for picked in itertools.combinations(sea, left):
+                        yield chosen.union(picked)
+                return
+            part = parts[i]
+            wanted = [part.offset + k for k, n in enumerate(part.layouts)
+                      if n and (remaining is None or remaining - placed - part.offset - k
+                                in reach[i + 1])]
+            for layout in problems[i].layouts(mines=wanted):
+                yield from extend(i + 1, placed + len(layout), chosen | layout)
+
+        for made, layout in enumerate(extend(0, 0, frozenset())):
+            if limit is not None and made >= limit:
+                return
+            yield layout
 
 
 def _check_deadline(deadline: float | None, what: str) -> None:
@@ -215,9 +585,12 @@ def _elimination_tree(sizes: list[int], scopes: list[tuple[int, ...]]
     """Bags and parents of a tree decomposition by greedy min-degree elimination.
 
     The same heuristic as networkx's ``treewidth_min_degree``, written over plain sets because
-    networkx's generic version costs more than the counting on small components. Eliminating
-    ``v`` makes the bag ``{v} + neighbours``; its parent is the bag of the neighbour eliminated
-    first. Bags come out children first.
+    networkx's generic version costs more than the counting on small components: on the
+    components of more than 10 boxes of 200 played expert positions it takes 0.51 ms median
+    against networkx's 1.57 ms (3.1x), on 20 positions of 100x100 4.3 against 12.0 ms (2.8x).
+    The tests check the counts against a decomposition by networkx. Eliminating ``v`` makes the
+    bag ``{v} + neighbours``; its parent is the bag of the neighbour eliminated first. Bags come
+    out children first.
     """
     n = len(sizes)
     adjacent: list[set[int]] = [set() for _ in range(n)]
@@ -253,28 +626,6 @@ def _elimination_tree(sizes: list[int], scopes: list[tuple[int, ...]]
     return bags, parents
 
 
-def _networkx_tree(sizes: list[int], scopes: list[tuple[int, ...]]
-                   ) -> tuple[list[set[int]], list[int]]:
-    """Bags and parents (children first) from networkx's ``treewidth_min_degree``."""
-    graph = nx.Graph()
-    graph.add_nodes_from(range(len(sizes)))
-    for scope in scopes:
-        graph.add_edges_from((a, b) for i, a in enumerate(scope) for b in scope[i + 1:])
-    _, decomposition = treewidth_min_degree(graph)
-    nodes = list(decomposition.nodes)
-    root = max(nodes, key=lambda bag: (len(bag), sorted(bag)))
-    index = {root: 0}
-    order, parents = [root], [-1]
-    for parent, child in nx.bfs_edges(decomposition, root):
-        index[child] = len(order)
-        order.append(child)
-        parents.append(index[parent])
-    # Reverse: children first, as _elimination_tree gives them.
-    last = len(order) - 1
-    return ([set(bag) for bag in reversed(order)],
-            [last - p if p >= 0 else -1 for p in reversed(parents)])
-
-
 def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[int, ...]],
                                                                      list[int]]:
     """Bags of a tree decomposition of the box graph, parents first, and each bag's parent.
@@ -284,7 +635,7 @@ def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[i
     """
     if len(sizes) <= _SINGLE_BAG_BOXES:
         return [tuple(range(len(sizes)))], [-1]
-    bags, parents = (_networkx_tree if _USE_NETWORKX else _elimination_tree)(sizes, scopes)
+    bags, parents = _elimination_tree(sizes, scopes)
     alive = [True] * len(bags)
     merged_into = list(range(len(bags)))  # where each bag's contents went
 
@@ -312,14 +663,13 @@ def _tree(sizes: list[int], scopes: list[tuple[int, ...]]) -> tuple[list[tuple[i
             [index[parents[i]] if parents[i] >= 0 else -1 for i in keep])
 
 
-def count_component(constraints: Constraints, component: Component, *,
-                    deadline: float | None = None) -> ComponentCount:
-    """Count the layouts of one component by number of mines, and the mines of each box.
+def count_component(problem: Problem, *, deadline: float | None = None) -> ComponentCount:
+    """Count the layouts of a problem by number of mines, and the mines of each box.
 
     Parameters
     ----------
-    constraints : Constraints
-    component : Component
+    problem : Problem
+        A component of a position (:meth:`Problem.of_component`) or any other problem.
     deadline : float, optional
         A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
 
@@ -349,21 +699,16 @@ def count_component(constraints: Constraints, component: Component, *,
     >>> from msanalysis.position import Position
     >>> from msanalysis.constraints import build
     >>> c = build(Position.from_text("??\\n2?\\n??"))
-    >>> result = count_component(c, c.components[0])
+    >>> result = count_component(Problem.of_component(c, c.components[0]))
     >>> result.offset, result.layouts
     (2, (10,))
     """
-    boxes = [constraints.boxes[j] for j in component.box_ids]
-    local = {j: i for i, j in enumerate(component.box_ids)}
-    sizes = [len(box.cells) for box in boxes]
-    clues = [constraints.clues[i] for i in component.clue_ids]
-    scopes = [tuple(map(local.__getitem__, clue.boxes)) for clue in clues]
-    needs = [clue.mines for clue in clues]
-    cells = sum(sizes)
+    sizes = problem.sizes
+    scopes, needs = list(problem.scopes), list(problem.needs)
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
-    width = (cells + 4 + 7) // 8 * 8
-    where = list(component.clues)
+    width = (sum(sizes) + 4 + 7) // 8 * 8
+    where = list(problem.clues)
 
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
@@ -371,7 +716,8 @@ def count_component(constraints: Constraints, component: Component, *,
             clues_of_box[v].append(c)
     # A decided box holds comb(size, 0 or size) = 1 way, so counting skips it: on mid-game
     # positions most boxes are decided this way, and the rest falls into small pieces.
-    settled = settle(sizes, scopes, needs, [len(clue.cells) for clue in clues], clues_of_box)
+    settled = settle(sizes, scopes, needs,
+                     [sum(sizes[v] for v in scope) for scope in scopes], clues_of_box)
     if settled is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     decided, need = settled
@@ -401,36 +747,33 @@ def count_component(constraints: Constraints, component: Component, *,
         totals.append(total)
         piece_mines.append(mines)
     # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
-    before, after = [(placed, 1)], [(0, 1)]
+    before, after = [Packed(placed, 1)], [Packed(0, 1)]
     for value, other in zip(totals, reversed(totals)):
-        before.append((before[-1][0] + value[0], before[-1][1] * value[1]))
-        after.append((after[-1][0] + other[0], after[-1][1] * other[1]))
+        before.append(Packed(before[-1].low + value.low, before[-1].bits * value.bits))
+        after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
     total = before[-1]
-    box_mines: list = [None] * len(sizes)
-    for v, verdict in enumerate(decided):
-        if verdict > 0:
-            box_mines[v] = (total[0], sizes[v] * total[1])
+    # Each open box's mines times the other pieces' layouts; decided boxes are not read below.
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
-        shift = before[p][0] + after[p + 1][0]
-        others = before[p][1] * after[p + 1][1]
-        for v, value in zip(piece, mines):
-            if value is not None:
-                box_mines[v] = (value[0] + shift, value[1] * others)
+        shift = before[p].low + after[p + 1].low
+        others = before[p].bits * after[p + 1].bits
+        for v, weight in zip(piece, mines):
+            if weight is not None:
+                box_mines[v] = Packed(weight.low + shift, weight.bits * others)
 
     # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total[1] & -total[1]).bit_length() - 1) // width
-    offset = total[0] + low
-    layouts = _unpack(total[1] >> (low * width), width)
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
+    offset = total.low + low
+    layouts = tuple(_unpack(total.bits >> (low * width), width))
     span = len(layouts)
 
-    def aligned(value) -> int:
+    def aligned(value: Packed | None) -> int:
         if value is None:
             return 0
-        shift = (value[0] - offset) * width
-        return value[1] << shift if shift >= 0 else value[1] >> -shift
+        shift = (value.low - offset) * width
+        return value.bits << shift if shift >= 0 else value.bits >> -shift
 
-    layouts = tuple(layouts)
     nothing = (0,) * span
     # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
     return ComponentCount(offset, layouts, tuple(
@@ -440,8 +783,8 @@ def count_component(constraints: Constraints, component: Component, *,
 
 
 def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-                deadline: float | None, where: list[Cell]) -> tuple[tuple[int, int], list]:
-    """All layouts of a connected piece and each box's mines, as (shift, packed) polynomials
+                deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
+    """All layouts of a connected piece and each box's mines, as packed polynomials
     (None for a box that never holds a mine), by sum-product over a tree decomposition."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
@@ -473,7 +816,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
                 k = row[i]
                 coefficient *= comb(sizes[bag[i]], k)
                 mines += k
-            weights.append((mines, coefficient))
+            weights.append(Packed(mines, coefficient))
         assignments.append(rows)
         local_weights.append(weights)
         if parents[b] >= 0:
@@ -491,14 +834,12 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
     keys_for_child = {child: child_keys(parents[child], child) for child in range(1, len(bags))}
 
-    # A polynomial is (shift, packed): packed * x**shift. Keeping the lowest power apart keeps
-    # the packed integers as long as the spread of mine counts, not the largest count, and
-    # makes a product with a monomial a small-times-big multiplication.
     def times(values: list, keys: list, message: dict) -> list:
         result = []
         for value, key in zip(values, keys):
             other = message.get(key) if value else None
-            result.append((value[0] + other[0], value[1] * other[1]) if other else None)
+            result.append(Packed(value.low + other.low, value.bits * other.bits) if other
+                          else None)
         return result
 
     def collect(keys: list, values: list) -> dict:
@@ -517,7 +858,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
             values = times(values, keys_for_child[child], up[child])
         inner[b] = values
         up[b] = collect(parent_keys[b], values)
-    total = None
+    total: Packed | None = None
     for value in inner[0]:
         if value:
             total = _plus(total, value, width)
@@ -527,18 +868,18 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
-    down[0] = {(): (0, 1)}
-    box_mines: list = [None] * len(sizes)
+    down[0] = {(): Packed(0, 1)}
+    box_mines: list[Packed | None] = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
         beliefs = times(inner[b], parent_keys[b], down[b])
         for i, v in enumerate(bags[b]):
             if home[v] == b:
-                mines = None
+                weight: Packed | None = None
                 for row, belief in zip(assignments[b], beliefs):
                     if row[i] and belief:
-                        mines = _plus(mines, (belief[0], row[i] * belief[1]), width)
-                box_mines[v] = mines
+                        weight = _plus(weight, Packed(belief.low, row[i] * belief.bits), width)
+                box_mines[v] = weight
         kids = children[b]
         if not kids:
             continue
@@ -554,7 +895,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
 
 def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-               deadline: float | None, where: list[Cell]) -> tuple[tuple[int, int], list]:
+               deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
     """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
     over its assignments, weighing each as it is found."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
@@ -584,8 +925,8 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
     low = next((m for m, value in enumerate(layouts) if value), None)
     if low is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
-    return ((low, _pack(layouts[low:], width)),
-            [(low, _pack(row[low:], width)) if any(row) else None for row in mines])
+    return (Packed(low, _pack(layouts[low:], width)),
+            [Packed(low, _pack(row[low:], width)) if any(row) else None for row in mines])
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
@@ -623,15 +964,15 @@ def _pack(values: list[int], width: int) -> int:
     return int.from_bytes(b"".join(value.to_bytes(step, "little") for value in values), "little")
 
 
-def _plus(a: tuple[int, int] | None, b: tuple[int, int], width: int) -> tuple[int, int]:
-    """Sum of two (shift, packed) polynomials."""
+def _plus(a: Packed | None, b: Packed, width: int) -> Packed:
+    """Sum of two packed polynomials."""
     if a is None:
         return b
-    if a[0] == b[0]:
-        return (a[0], a[1] + b[1])
-    if a[0] < b[0]:
-        return (a[0], a[1] + (b[1] << ((b[0] - a[0]) * width)))
-    return (b[0], b[1] + (a[1] << ((a[0] - b[0]) * width)))
+    if a.low == b.low:
+        return Packed(a.low, a.bits + b.bits)
+    if a.low < b.low:
+        return Packed(a.low, a.bits + (b.bits << ((b.low - a.low) * width)))
+    return Packed(b.low, b.bits + (a.bits << ((a.low - b.low) * width)))
 
 
 def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
@@ -643,7 +984,7 @@ def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
     return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
 
 
-def _dot(a: list[int], b: list[int]) -> int:
+def _dot(a: Sequence[int], b: Sequence[int]) -> int:
     return sum(map(mul, a, b))
 
 
@@ -657,23 +998,24 @@ def _times(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
     return product
 
 
-def together(parts: list[ComponentCount]) -> tuple[int, list[int]]:
-    """The layouts of several components taken together, by their number of mines.
 
-    Returns ``(fewest, layouts)``: ``layouts[k]`` ways to fill all the parts with ``fewest + k``
-    mines (the product of the parts' mine-count polynomials).
+def together(parts: Sequence[ComponentCount]) -> ComponentCount:
+    """The layouts of several parts taken together, by their number of mines.
+
+    The product of the parts' mine-count polynomials, as one part without boxes: joining it
+    with others counts the same as joining the parts themselves.
 
     Examples
     --------
-    >>> one = ComponentCount(1, (2, 1), ())  # 2 layouts with 1 mine, 1 with 2
+    >>> one = ComponentCount(1, (2, 1))  # 2 layouts with 1 mine, 1 with 2
     >>> together([one, one])
-    (2, [4, 4, 1])
+    ComponentCount(offset=2, layouts=(4, 4, 1), box_mines=())
     """
     fewest, layouts = 0, [1]
     for part in parts:
         fewest += part.offset
         layouts = _times(layouts, part.layouts)
-    return fewest, layouts
+    return ComponentCount(fewest, tuple(layouts))
 
 
 def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
@@ -697,9 +1039,8 @@ def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
 
     Notes
     -----
-    After the components, O(m * s * e) big-integer products to join ``m`` components whose mine
-    counts spread over ``e`` values each, ``s`` = the sum of those spreads: prefix products of
-    the components and suffix sums weighted by the sea.
+    Each component is counted on its own (:func:`count_component`), then all are joined with
+    the sea over the mine count (:func:`join`).
 
     Examples
     --------
@@ -711,60 +1052,14 @@ def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
     >>> [str(result.box_probability(j)) for j in range(len(result.constraints.boxes))]
     ['1/3']
     """
-    parts = [count_component(constraints, component, deadline=deadline)
+    parts = [count_component(Problem.of_component(constraints, component), deadline=deadline)
              for component in constraints.components]
-    sea = len(constraints.sea)
-    remaining = constraints.remaining
-    box_mines = [0] * len(constraints.boxes)
-
-    if remaining is None:
-        # Every layout counts once: the sea is free and components are independent.
-        totals = [part.total for part in parts]
-        product = 1
-        for total in totals:
-            product *= total
-        sea_layouts = 1 << sea
-        solutions = product * sea_layouts
-        for component, part, total in zip(constraints.components, parts, totals):
-            rest = product // total * sea_layouts
-            for j, mines in zip(component.box_ids, part.box_mines):
-                box_mines[j] = sum(mines) * rest
-        sea_mines = product * sea * (sea_layouts >> 1) if sea else 0
-        return Count(constraints, solutions, tuple(box_mines), sea_mines, tuple(parts))
-
-    base = sum(part.offset for part in parts)
-    spread = sum(len(part.layouts) - 1 for part in parts)
-    # weight[t]: layouts of the sea when the frontier holds base + t mines.
-    weight = [comb(sea, remaining - base - t) if 0 <= remaining - base - t <= sea else 0
-              for t in range(spread + 1)]
-    sea_weight = [w * (remaining - base - t) for t, w in enumerate(weight)]
-
-    # suffix[i][t]: layouts of components i.. and the sea, given base + t mines before i.
-    suffix = [weight]
-    sea_suffix = [sea_weight]
-    for part in reversed(parts):
-        _check_deadline(deadline, "joining components")
-        layouts, nxt, sea_nxt = list(part.layouts), suffix[-1], sea_suffix[-1]
-        span = len(layouts)
-        suffix.append([_dot(layouts, nxt[t:t + span]) for t in range(len(nxt) - span + 1)])
-        sea_suffix.append([_dot(layouts, sea_nxt[t:t + span])
-                           for t in range(len(sea_nxt) - span + 1)])
-    suffix.reverse()
-    solutions = suffix[0][0]
-    sea_mines = sea_suffix[-1][0]
-    if solutions == 0:
+    joined = join(parts, len(constraints.sea), constraints.remaining, deadline=deadline)
+    if joined.solutions == 0:
         raise InconsistentPosition("no layout fits the clues together with the mine count",
                                    uses_mine_count=True)
-
-    prefix = [1]  # layouts of components before i, by mines above their fewest
-    for i, (component, part) in enumerate(zip(constraints.components, parts)):
-        _check_deadline(deadline, "joining components")
-        after = suffix[i + 1]
-        span = len(part.layouts)
-        size = len(prefix)
-        # rest[k]: weight of everything else when this component holds offset + k mines.
-        rest = [_dot(prefix, after[k:k + size]) for k in range(span)]
-        for j, mines in zip(component.box_ids, part.box_mines):
-            box_mines[j] = _dot(list(mines), rest)
-        prefix = _times(prefix, part.layouts)
-    return Count(constraints, solutions, tuple(box_mines), sea_mines, tuple(parts))
+    box_mines = [0] * len(constraints.boxes)
+    for i, component in enumerate(constraints.components):
+        for j, mines in zip(component.box_ids, joined.box_mines(i)):
+            box_mines[j] = mines
+    return Count(constraints, joined.solutions, tuple(box_mines), joined.sea_mines, tuple(parts))

@@ -1,16 +1,43 @@
 """Exceptions shared by the whole toolkit.
 
-Every error a user can cause is a ``ValueError`` subclass whose message says which input was wrong
-and where, so the command line can print it on one line. ``AnalysisTooHard`` is the exception to
-that: the input is fine, but exact work on it would exceed the bound the caller set.
+Every error the toolkit raises on purpose is an :class:`MsanalysisError`, so a caller (the command
+line among them) can catch ours and let a programming error surface as one. Every error a user
+can cause is also a ``ValueError`` whose message says which input was wrong and where, so it
+prints on one line. ``AnalysisTooHard`` is the exception to that: the input is fine, but exact
+work on it would exceed the bound the caller set.
 """
 
 from __future__ import annotations
 
-__all__ = ["ParseError", "InconsistentPosition", "AnalysisTooHard"]
+__all__ = [
+    "AnalysisTooHard",
+    "IllegalMove",
+    "InconsistentPosition",
+    "InvalidInput",
+    "MsanalysisError",
+    "ParseError",
+]
 
 
-class ParseError(ValueError):
+class MsanalysisError(Exception):
+    """The base of every error the toolkit raises on purpose."""
+
+
+class InvalidInput(MsanalysisError, ValueError):
+    """An argument the toolkit cannot work with: a size that does not fit, an unknown rule name,
+    a cell off the board. The message says which value was wrong and why.
+
+    Examples
+    --------
+    >>> from msanalysis.rules import board_size
+    >>> board_size("huge")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: unknown difficulty 'huge'; choose one of beginner, ...
+    """
+
+
+class ParseError(MsanalysisError, ValueError):
     """Text or bytes that do not describe a board, position or number grid.
 
     Parameters
@@ -46,12 +73,12 @@ class ParseError(ValueError):
             where.append(f"column {self.column}")
         return f"{', '.join(where)}: {self.reason}" if where else self.reason
 
-    def in_file(self, source: str) -> "ParseError":
+    def in_file(self, source: str) -> ParseError:
         """Return the same error, located in the file ``source``."""
         return ParseError(self.reason, line=self.line, column=self.column, source=source)
 
 
-class InconsistentPosition(ValueError):
+class InconsistentPosition(MsanalysisError, ValueError):
     """No mine layout satisfies the position.
 
     Parameters
@@ -71,7 +98,21 @@ class InconsistentPosition(ValueError):
         super().__init__(message)
 
 
-class AnalysisTooHard(RuntimeError):
+class IllegalMove(MsanalysisError, ValueError):
+    """A move the game refuses: off the board, after the game is over, a flag on a number.
+
+    Examples
+    --------
+    >>> from msanalysis.board import Board
+    >>> from msanalysis.game import Game
+    >>> Game(Board.from_text("*.")).reveal((0, 5))
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.IllegalMove: cell (0, 5) is off the 2x1 board
+    """
+
+
+class AnalysisTooHard(MsanalysisError, RuntimeError):
     """Exact work on a position exceeded the time or size bound that was set.
 
     Parameters

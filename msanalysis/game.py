@@ -15,17 +15,30 @@ numpy, which clears a million-cell opening in well under a second.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from enum import StrEnum
 
 import numpy as np
 
 from msanalysis.board import Board, Cell
+from msanalysis.errors import IllegalMove
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
-from msanalysis.rules import RULES, generate, windows_xp_move
+from msanalysis.rules import FirstClick, generate, windows_xp_move
 
-__all__ = ["Game"]
+__all__ = ["Game", "GameStatus"]
 
-PLAYING, WON, LOST = "playing", "won", "lost"
+
+class GameStatus(StrEnum):
+    """Where a game stands; compares equal to its name, so ``game.status == "won"`` works."""
+
+    PLAYING = "playing"
+    WON = "won"
+    LOST = "lost"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+PLAYING, WON, LOST = GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST
 
 
 class Game:
@@ -54,9 +67,7 @@ class Game:
     """
 
     def __init__(self, board: Board, *, rules: str = "safe-cell") -> None:
-        if rules not in RULES:
-            raise ValueError(f"unknown rules {rules!r}; choose one of {', '.join(RULES)}")
-        self.rules = rules
+        self.rules = FirstClick.parse(rules)
         self.status = PLAYING
         self.clicks = 0
         self._exploded: Cell | None = None
@@ -72,7 +83,7 @@ class Game:
 
     @classmethod
     def started(cls, width: int, height: int, mines: int, *, rules: str = "safe-cell",
-                first_click: Cell = (0, 0), seed: int | None = None) -> "Game":
+                first_click: Cell = (0, 0), seed: int | None = None) -> Game:
         """Generate a layout with :func:`~msanalysis.rules.generate` and make the first click.
 
         Examples
@@ -102,7 +113,7 @@ class Game:
     def _index(self, cell: Cell) -> int:
         row, col = cell
         if not (0 <= row < self.board.height and 0 <= col < self.board.width):
-            raise ValueError(f"cell ({row}, {col}) is off the {self.board.width}x"
+            raise IllegalMove(f"cell ({row}, {col}) is off the {self.board.width}x"
                              f"{self.board.height} board")
         return (row + 1) * self._stride + col + 1
 
@@ -112,7 +123,7 @@ class Game:
 
     def _require_playing(self) -> None:
         if self.status != PLAYING:
-            raise ValueError(f"the game is over ({self.status})")
+            raise IllegalMove(f"the game is over ({self.status})")
 
     # -- moves ----------------------------------------------------------------------------------
     def reveal(self, cell: Cell) -> list[Cell]:
@@ -122,14 +133,14 @@ class Game:
 
         Raises
         ------
-        ValueError
+        IllegalMove
             If the cell is off the board or the game is over.
         """
         index = self._index(cell)
         self._require_playing()
         if self._flagged[index] or self._revealed[index]:
             return []
-        if self.clicks == 0 and self.rules == "windows-xp" and self._mines[index]:
+        if self.clicks == 0 and self.rules is FirstClick.WINDOWS_XP and self._mines[index]:
             self._set_board(windows_xp_move(self.board, cell))
         self.clicks += 1
         if self._mines[index]:
@@ -198,15 +209,20 @@ class Game:
         return self._cells(self._cascade(targets))
 
     def flag(self, cell: Cell) -> None:
-        """Put a flag on a hidden cell (no more flags than mines, as in the classic game)."""
+        """Put a flag on a hidden cell.
+
+        As in Windows Minesweeper, more flags than mines may be placed (the mine counter goes
+        below zero): real games, and so replays, do it.
+
+        Raises
+        ------
+        IllegalMove
+            If the cell is revealed or off the board, or the game is over.
+        """
         index = self._index(cell)
         self._require_playing()
         if self._revealed[index]:
-            raise ValueError(f"cell {cell} is revealed and cannot be flagged")
-        if self._flagged[index]:
-            return
-        if self.flags_placed >= self.board.mine_count:
-            raise ValueError(f"all {self.board.mine_count} flags are already placed")
+            raise IllegalMove(f"cell {cell} is revealed and cannot be flagged")
         self._flagged[index] = True
 
     def unflag(self, cell: Cell) -> None:

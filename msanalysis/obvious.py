@@ -14,7 +14,7 @@ import numpy as np
 from msanalysis.board import Cell, neighbour_counts, neighbours
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["obvious_cells", "deciding_number"]
+__all__ = ["deciding_number", "obvious_cells"]
 
 
 def obvious_cells(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]]:

@@ -10,12 +10,14 @@ mines: 10          (optional header; the total number of mines)
 ```
 
 ``?`` hidden, ``F`` flag, ``.`` or ``0`` a revealed zero, ``1``-``8`` a revealed number, ``*`` a
-mine shown (a lost game). Other file formats live in :mod:`msanalysis.formats`; the analysis of a
-position lives in :mod:`msanalysis.analysis`.
+mine shown (a lost game). JSMinesweeper's ``.mine`` files (a first line ``WxHxM``, then rows of
+``H`` hidden, ``F`` flag, or a digit) load too. The analysis of a position lives in
+:mod:`msanalysis.analysis`.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
@@ -23,9 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Cell
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import read_text
 
-__all__ = ["Position", "HIDDEN", "FLAG", "MINE"]
+__all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
 HIDDEN = -1
 """Cell state of a covered cell."""
@@ -36,6 +39,8 @@ MINE = -3
 
 _CHAR_TO_STATE = {"?": HIDDEN, "F": FLAG, "*": MINE, ".": 0, **{str(n): n for n in range(9)}}
 _STATE_TO_CHAR = {HIDDEN: "?", FLAG: "F", MINE: "*", 0: ".", **{n: str(n) for n in range(1, 9)}}
+_MINE_HEADER = re.compile(r"^\s*([0-9]+)\s*x\s*([0-9]+)\s*x\s*([0-9]+)\s*$")
+_HEADER = re.compile(r"^mines\s*:\s*([0-9]+)$", re.IGNORECASE)
 
 
 class Position:
@@ -62,27 +67,28 @@ class Position:
     True
     """
 
-    __slots__ = ("_states", "_total_mines", "__dict__")
+    __slots__ = ("__dict__", "_states", "_total_mines")
 
-    def __init__(self, states: np.ndarray | list[list[int]], total_mines: int | None = None) -> None:
+    def __init__(self, states: np.ndarray | list[list[int]],
+                 total_mines: int | None = None) -> None:
         array = np.array(states, dtype=np.int8)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise ValueError(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
+            raise InvalidInput(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
         if array.min() < MINE or array.max() > 8:
-            raise ValueError("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
+            raise InvalidInput("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
         if total_mines is not None:
             total_mines = int(total_mines)
             if total_mines < 0:
-                raise ValueError(f"the mine count cannot be negative, got {total_mines}")
+                raise InvalidInput(f"the mine count cannot be negative, got {total_mines}")
             if total_mines > array.size:
-                raise ValueError(f"{total_mines} mines do not fit on {array.size} cells")
+                raise InvalidInput(f"{total_mines} mines do not fit on {array.size} cells")
         array.setflags(write=False)
         self._states = array
         self._total_mines = total_mines
 
     # -- text -----------------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, total_mines: int | None = None) -> "Position":
+    def from_text(cls, text: str, *, total_mines: int | None = None) -> Position:
         """Parse the canonical text form.
 
         Parameters
@@ -95,7 +101,9 @@ class Position:
         ------
         ParseError
             Naming the line and column of ragged rows, unknown characters, numbers above 8, a bad
-            header, an empty input, or more flags and shown mines than the mine count.
+            or repeated header, an empty input, or more shown mines than the mine count. (More
+            flags than mines is a position: a flag is wrong, which the analysis reports, or
+            flags are ignored.)
 
         Examples
         --------
@@ -103,6 +111,7 @@ class Position:
         frozenset({(0, 1)})
         """
         header_mines = None
+        header_line = None
         rows: list[list[int]] = []
         width = None
         lines = text.splitlines()
@@ -114,14 +123,14 @@ class Position:
             if line.lower().startswith("mines"):
                 if rows:
                     raise ParseError("the 'mines:' header must come before the rows", line=number)
-                _, _, value = line.partition(":")
-                try:
-                    header_mines = int(value.strip())
-                except ValueError:
-                    raise ParseError(f"bad header {line!r}: expected 'mines: N'", line=number) \
-                        from None
-                if header_mines < 0:
-                    raise ParseError("the mine count cannot be negative", line=number)
+                if header_line is not None:
+                    raise ParseError(f"a second 'mines:' header (the first is on line "
+                                     f"{header_line})", line=number)
+                header = _HEADER.match(line)
+                if header is None:
+                    raise ParseError(f"bad header {line!r}: expected 'mines: N' with N in "
+                                     "digits 0-9", line=number)
+                header_mines, header_line = int(header.group(1)), number
                 continue
             row = []
             for column, char in enumerate(line, start=1):
@@ -150,10 +159,9 @@ class Position:
                 raise ParseError(f"the mine count cannot be negative, got {mines}")
             if mines > states.size:
                 raise ParseError(f"{mines} mines do not fit on {states.size} cells")
-            marked = int(np.count_nonzero((states == FLAG) | (states == MINE)))
-            if marked > mines:
-                raise ParseError(f"{marked} flags and shown mines, more than the {mines} mines "
-                                 "on the board")
+            shown = int(np.count_nonzero(states == MINE))
+            if shown > mines:
+                raise ParseError(f"{shown} shown mines, more than the {mines} mines on the board")
         return cls(states, mines)
 
     def to_text(self) -> str:
@@ -164,14 +172,78 @@ class Position:
         return f"mines: {self._total_mines}\n{body}"
 
     @classmethod
-    def load(cls, path: str | Path, *, total_mines: int | None = None) -> "Position":
+    def from_mine(cls, text: str, *, total_mines: int | None = None) -> Position:
+        """Parse a JSMinesweeper ``.mine`` position: ``WxHxM``, then rows of ``H``, ``F``, digits.
+
+        Examples
+        --------
+        >>> Position.from_mine("3x2x1\\nH10\\nH10").to_text()
+        'mines: 1\\n?1.\\n?1.'
+        """
+        lines = text.splitlines()
+        if not lines or not lines[0].strip():
+            raise ParseError("empty .mine file: expected a first line WxHxM", line=1)
+        header = _MINE_HEADER.match(lines[0])
+        if header is None:
+            raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as "
+                             "30x16x99", line=1)
+        width, height, mines = (int(group) for group in header.groups())
+        if width == 0 or height == 0:
+            raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
+        rows: list[list[int]] = []
+        for number, raw in enumerate(lines[1:], start=2):
+            line = raw.strip()
+            if not line:
+                continue
+            if len(rows) == height:
+                raise ParseError(f"more than the {height} rows the header gives", line=number)
+            if len(line) != width:
+                raise ParseError(f"row has {len(line)} cells, the header gives {width}",
+                                 line=number, column=min(len(line), width) + 1)
+            row = []
+            for column, char in enumerate(line, start=1):
+                if char in "Hh":
+                    row.append(HIDDEN)
+                elif char in "Ff":
+                    row.append(FLAG)
+                elif char in "012345678":  # ASCII only: str.isdigit takes any script's digits
+                    row.append(int(char))
+                else:
+                    reason = ("a number above 8 cannot appear in a position" if char == "9" else
+                              f"unknown character {char!r} (expected 'H', 'F' or a digit 0-8)")
+                    raise ParseError(reason, line=number, column=column)
+            rows.append(row)
+        if len(rows) != height:
+            raise ParseError(f"the header gives {height} rows, the file has {len(rows)}")
+        mines = mines if total_mines is None else total_mines
+        if mines < 0:
+            raise ParseError(f"the mine count cannot be negative, got {mines}")
+        if mines > width * height:
+            raise ParseError(f"{mines} mines do not fit on {width * height} cells", line=1)
+        return cls(rows, mines)
+
+    @classmethod
+    def load(cls, path: str | Path, *, total_mines: int | None = None) -> Position:
         """Read a position file: canonical text, or a JSMinesweeper ``.mine`` file.
 
         The format is chosen by the extension ``.mine`` or by a ``WxHxM`` first line.
-        """
-        from msanalysis.formats import read_position  # formats imports this module
 
-        return read_position(path, total_mines=total_mines)
+        Raises
+        ------
+        ParseError
+            Naming the file as well as the line and column.
+        OSError
+            When the file cannot be read.
+        """
+        path = Path(path)
+        text = read_text(path)
+        first = next((line for line in text.splitlines() if line.strip()), "")
+        try:
+            if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
+                return cls.from_mine(text, total_mines=total_mines)
+            return cls.from_text(text, total_mines=total_mines)
+        except ParseError as error:
+            raise error.in_file(str(path)) from None
 
     def save(self, path: str | Path) -> None:
         """Write the canonical text form to ``path``."""
@@ -199,7 +271,7 @@ class Position:
     def total_mines(self) -> int | None:
         return self._total_mines
 
-    def with_total_mines(self, total_mines: int | None) -> "Position":
+    def with_total_mines(self, total_mines: int | None) -> Position:
         """A copy of this position with another total mine count."""
         return Position(self._states, total_mines)
 

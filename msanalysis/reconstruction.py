@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
-from msanalysis.errors import AnalysisTooHard, ParseError
-from msanalysis.formats import read_text
+from msanalysis.errors import AnalysisTooHard, InvalidInput, ParseError
+from msanalysis.files import read_text
 
-__all__ = ["NumberGrid", "Reconstruction", "reconstruct", "RULES", "ENGINES"]
+__all__ = ["ENGINES", "RULES", "NumberGrid", "Reconstruction", "reconstruct"]
 
 RULES = ("classic", "mosaic")
 """Rule names: what a number counts (the 8 neighbours, or the 3x3 block including the cell)."""
@@ -50,7 +50,7 @@ _TATHAM_START = re.compile(r"\d+x\d+")
 
 def _check_rule(rule: str) -> None:
     if rule not in RULES:
-        raise ValueError(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
+        raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
 
 
 def _kernel(rule: str) -> list[tuple[int, int]]:
@@ -62,6 +62,12 @@ def _kernel(rule: str) -> list[tuple[int, int]]:
 def _capacity(height: int, width: int, rule: str) -> np.ndarray:
     """Largest number each cell can show: how many cells its clue counts (3 in a classic corner)."""
     return neighbour_counts(np.ones((height, width), dtype=bool), include_self=rule == "mosaic")
+
+
+def _first_cell(mask: np.ndarray) -> Cell:
+    """The first true cell of ``mask`` in reading order."""
+    row, col = np.argwhere(mask)[0]
+    return int(row), int(col)
 
 
 def _counts(mask: np.ndarray, rule: str) -> np.ndarray:
@@ -100,7 +106,7 @@ class NumberGrid:
     '110\\n110'
     """
 
-    __slots__ = ("_clues", "_rule", "__dict__")
+    __slots__ = ("__dict__", "_clues", "_rule")
 
     def __init__(self, clues: np.ndarray | Iterable[Iterable[int | None]], *,
                  rule: str = "classic") -> None:
@@ -111,12 +117,13 @@ class NumberGrid:
             array = np.array([[UNKNOWN if v is None else v for v in row] for row in clues],
                              dtype=np.int16)
         if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise ValueError(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
-        bad = (array < UNKNOWN) | (array > _capacity(*array.shape, rule))
+            raise InvalidInput(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
+        height, width = array.shape
+        bad = (array < UNKNOWN) | (array > _capacity(height, width, rule))
         if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            why = _impossible(int(array[row, col]), row, col, array.shape, rule)
-            raise ValueError(f"cell ({row}, {col}): {why}")
+            row, col = _first_cell(bad)
+            why = _impossible(int(array[row, col]), row, col, (height, width), rule)
+            raise InvalidInput(f"cell ({row}, {col}): {why}")
         array = array.astype(np.int8)
         array.setflags(write=False)
         self._clues = array
@@ -124,7 +131,7 @@ class NumberGrid:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, rule: str = "classic") -> "NumberGrid":
+    def from_text(cls, text: str, *, rule: str = "classic") -> NumberGrid:
         """Parse rows of digits, ``?`` for an unknown clue; ``#`` lines are comments.
 
         Text whose first line (after comments) starts with ``WxH`` is read as a Tatham Mosaic game
@@ -139,10 +146,11 @@ class NumberGrid:
 
         Examples
         --------
-        >>> NumberGrid.from_text("9", rule="classic")
+        >>> NumberGrid.from_text("9", rule="classic")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule: this cell's number counts 0 cells
+        msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule:
+        this cell's number counts 0 cells
         >>> NumberGrid.from_text("# from sgt-mosaic\\n4x3:2a213a3222a1", rule="classic").rule
         'mosaic'
         """
@@ -175,22 +183,23 @@ class NumberGrid:
         if not rows:
             raise ParseError("empty number grid: expected rows of digits and '?'")
         array = np.array(rows, dtype=np.int16)
-        bad = array > _capacity(*array.shape, rule)
+        height, width = array.shape
+        bad = array > _capacity(height, width, rule)
         if bad.any():
-            row, col = (int(i) for i in np.argwhere(bad)[0])
-            line, first = where[row]
-            raise ParseError(_impossible(int(array[row, col]), row, col, array.shape, rule),
-                             line=line, column=first + col)
+            r, c = _first_cell(bad)
+            line_number, first = where[r]
+            raise ParseError(_impossible(int(array[r, c]), r, c, (height, width), rule),
+                             line=line_number, column=first + c)
         return cls(array, rule=rule)
 
     @classmethod
-    def from_board(cls, board: Board, *, rule: str = "classic") -> "NumberGrid":
+    def from_board(cls, board: Board, *, rule: str = "classic") -> NumberGrid:
         """The grid a layout shows when every cell is uncovered (mine cells included)."""
         _check_rule(rule)
         return cls(_counts(board.mask, rule), rule=rule)
 
     @classmethod
-    def from_tatham(cls, game_id: str) -> "NumberGrid":
+    def from_tatham(cls, game_id: str) -> NumberGrid:
         """Read a Mosaic game ID of Simon Tatham's Portable Puzzle Collection (``sgt-mosaic``).
 
         An ID is ``WxH:`` (width, then height) and the cells row by row from the top left: a digit
@@ -213,10 +222,11 @@ class NumberGrid:
         2?21
         3?32
         22?1
-        >>> NumberGrid.from_tatham("4x3:2a213a3222a1b")
+        >>> NumberGrid.from_tatham("4x3:2a213a3222a1b")  # doctest: +NORMALIZE_WHITESPACE
         Traceback (most recent call last):
         ...
-        msanalysis.errors.ParseError: line 1, column 17: the ID describes more than the 12 cells of a 4x3 grid
+        msanalysis.errors.ParseError: line 1, column 17: the ID describes more than the 12 cells
+        of a 4x3 grid
         """
         lines = game_id.splitlines() or [""]
         for number, raw in enumerate(lines, start=1):
@@ -225,7 +235,7 @@ class NumberGrid:
         raise ParseError("empty Tatham Mosaic ID: expected WxH: and the clues")
 
     @classmethod
-    def _from_tatham_lines(cls, lines: list[str], number: int) -> "NumberGrid":
+    def _from_tatham_lines(cls, lines: list[str], number: int) -> NumberGrid:
         """The ID on line ``number`` (1-based) of ``lines``; the lines after it must be comments."""
         raw = lines[number - 1]
         for later, extra in enumerate(lines[number:], start=number + 1):
@@ -245,7 +255,7 @@ class NumberGrid:
 
         Raises
         ------
-        ValueError
+        InvalidInput
             For a classic grid: the game's numbers count the cell itself too.
 
         Examples
@@ -254,7 +264,7 @@ class NumberGrid:
         '4x3:2a213a3222a1'
         """
         if self._rule != "mosaic":
-            raise ValueError("Tatham's Mosaic IDs are for the mosaic rule (a number counts its "
+            raise InvalidInput("Tatham's Mosaic IDs are for the mosaic rule (a number counts its "
                              f"3x3 block), not {self._rule}")
         parts = [f"{self.width}x{self.height}:"]
         run = 0
@@ -269,7 +279,7 @@ class NumberGrid:
         return "".join(parts)
 
     @classmethod
-    def load(cls, path: str | Path, *, rule: str = "classic") -> "NumberGrid":
+    def load(cls, path: str | Path, *, rule: str = "classic") -> NumberGrid:
         """Read a number grid file; parse errors name the file, line and column."""
         text = read_text(path)
         try:
@@ -282,7 +292,7 @@ class NumberGrid:
         return "\n".join("".join("?" if v == UNKNOWN else str(v) for v in row)
                          for row in self._clues.tolist())
 
-    def with_unknown(self, cells: Iterable[Cell]) -> "NumberGrid":
+    def with_unknown(self, cells: Iterable[Cell]) -> NumberGrid:
         """A copy with the clues of ``cells`` made unknown (``?``).
 
         Examples
@@ -337,7 +347,7 @@ class NumberGrid:
 def _impossible(value: int, row: int, col: int, shape: tuple[int, int], rule: str) -> str:
     if value < UNKNOWN:
         return f"{value} is not a number a cell can show"
-    limit = int(_capacity(*shape, rule)[row, col])
+    limit = int(_capacity(shape[0], shape[1], rule)[row, col])
     return (f"{value} is impossible under the {rule} rule: this cell's number counts "
             f"{limit} cell{'s' if limit != 1 else ''}")
 
@@ -448,6 +458,11 @@ class Reconstruction:
         self._limit = limit
 
     @property
+    def timed_out(self) -> bool:
+        """True when the search stopped at the time limit (not at ``limit``, not exhausted)."""
+        return not self.exhaustive and (self._limit is None or self.count < self._limit)
+
+    @property
     def unique(self) -> bool | None:
         """True if exactly one layout exists, False if none or several, None if not yet known."""
         if self.count >= 2:
@@ -465,14 +480,14 @@ class Reconstruction:
         """
         if self.count == 0 or self._base is None:
             return iter(())
-        return itertools.islice(self._all_layouts(), self._limit)
+        return itertools.islice(self._all_layouts(self._base), self._limit)
 
-    def _all_layouts(self) -> Iterator[Board]:
+    def _all_layouts(self, base: np.ndarray) -> Iterator[Board]:
         shape = (self.height + 2 * _PAD, self.width + 2 * _PAD)
         # Generators, not lists: 2^free combinations must never be built up front.
         for combo in itertools.product(*[solutions for _, solutions in self._parts]):
             for bits in itertools.product((False, True), repeat=len(self._free)):
-                flat = self._base.copy()
+                flat = base.copy()
                 for (cells, _), values in zip(self._parts, combo):
                     flat[cells] = values
                 flat[self._free] = bits
@@ -554,23 +569,23 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     """
     grid = _as_grid(grid, rule)
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
+        raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
     if limit is not None and (not isinstance(limit, int) or limit < 1):
-        raise ValueError(f"limit must be a positive integer or None, got {limit!r}")
+        raise InvalidInput(f"limit must be a positive integer or None, got {limit!r}")
     if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, got {time_limit!r}")
+        raise InvalidInput(f"time_limit must be positive, got {time_limit!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
-    common = {"grid": grid, "engine": engine}
     if isinstance(found, _Unsatisfiable):
         conflict = _conflict(grid.clues, grid.rule, found.center, deadline)
-        return Reconstruction(count=0, exhaustive=True, conflict=conflict, **common)
+        return Reconstruction(grid=grid, engine=engine, count=0, exhaustive=True,
+                              conflict=conflict)
     if found.timed_out_undecided:
         raise AnalysisTooHard(f"the time limit of {time_limit} s ran out before a layout was "
                               f"found on this {grid.width}x{grid.height} grid")
-    return Reconstruction(count=found.count, exhaustive=found.exhaustive, conflict=None,
-                          base=found.base, parts=found.parts, free=found.free, limit=limit,
-                          **common)
+    return Reconstruction(grid=grid, engine=engine, count=found.count,
+                          exhaustive=found.exhaustive, conflict=None, base=found.base,
+                          parts=found.parts, free=found.free, limit=limit)
 
 
 def _as_grid(grid: NumberGrid | str, rule: str | None) -> NumberGrid:
@@ -693,7 +708,7 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded, *, state: np.ndarray | 
         open_ = _counts(unknown, rule).astype(np.int16)
         broken = known & ((need < 0) | (need > open_))
         if broken.any():
-            return _Unsatisfiable(tuple(int(i) for i in np.argwhere(broken)[0]))
+            return _Unsatisfiable(_first_cell(broken))
         active = known & (open_ > 0)
         frees = active & (need == 0)
         fills = active & (need == open_)
@@ -704,7 +719,7 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded, *, state: np.ndarray | 
             mine = unknown & (_counts(fills, rule) > 0)
             both = safe & mine
             if both.any():
-                return _Unsatisfiable(tuple(int(i) for i in np.argwhere(both)[0]))
+                return _Unsatisfiable(_first_cell(both))
             state[safe] = 0
             state[mine] = 1
             continue
@@ -735,7 +750,7 @@ def _active_clues(flat: np.ndarray, grid: _Padded):
     return clues, around, unknown, need
 
 
-def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
+def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | _Unsatisfiable | None:
     """One pass of the pair rule over every two overlapping active clues, in place on ``flat``.
 
     For clues A and B with ``need`` mines still to place among their unknown cells: if
@@ -746,7 +761,7 @@ def _pair_rule(flat: np.ndarray, grid: _Padded) -> bool | None | _Unsatisfiable:
 
     Returns True when cells were settled, None when nothing changed, or _Unsatisfiable.
     """
-    cells, around, unknown, need = _active_clues(flat, grid)
+    cells, _around, unknown, need = _active_clues(flat, grid)
     frame_bits = np.array([(dr + _PAD) * _FRAME + dc + _PAD for dr, dc in grid.kernel],
                           dtype=np.int64)
     masks = (unknown.astype(np.int64) << frame_bits[None, :]).sum(axis=1)
@@ -982,7 +997,7 @@ def _conflict(clues: np.ndarray, rule: str, center: Cell, deadline: float | None
             break
         if deadline is not None and time.perf_counter() > deadline:
             # No time to find a small window: every clue together is a true, if large, conflict.
-            return [tuple(int(i) for i in cell) for cell in np.argwhere(clues != UNKNOWN)]
+            return [(int(r), int(c)) for r, c in np.argwhere(clues != UNKNOWN)]
         if isinstance(_search(window, rule, "sat", 1, deadline, True), _Unsatisfiable):
             break
         radius *= 2
@@ -1009,7 +1024,7 @@ def _unsat_core(clues: np.ndarray, rule: str, deadline: float | None) -> list[Ce
             encoded = CardEnc.equals(lits, bound=int(clues[row, col]), vpool=pool,
                                      encoding=EncType.seqcounter)
             for clause in encoded.clauses:
-                solver.add_clause(clause + [-selector])  # the clue holds only when selected
+                solver.add_clause([*clause, -selector])  # the clue holds only when selected
         if solver.solve(assumptions=list(selectors)):
             raise AssertionError("the conflict window was proven unsatisfiable")
         core = sorted(solver.get_core())

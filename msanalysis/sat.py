@@ -13,7 +13,9 @@ cells plus ``atmost(n - k)`` over their negations.
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pysat.formula import IDPool
@@ -21,10 +23,10 @@ from pysat.solvers import Solver
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Constraints, build, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Explanation", "explain", "forced_cells", "inconsistency"]
+__all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,9 @@ class Explanation:
         Examples
         --------
         >>> print(explain(Position.from_text("mines: 1\\n???\\n1??"), (0, 2)))
-        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is a mine.
+        ... # doctest: +NORMALIZE_WHITESPACE
+        (0, 2) is safe: the 1 at (1, 0) and the total mine count leave no layout in which it is
+        a mine.
         """
         if self.numbers:
             parts = [f"the {n} at ({r}, {c})" for (r, c), n in zip(self.clues, self.numbers)]
@@ -82,6 +86,63 @@ class Explanation:
 
 
 # -- forced cells ----------------------------------------------------------------------------------
+
+class _OutOfTime(Exception):
+    """The search reached its deadline; ``partial`` holds the verdicts decided before it."""
+
+    def __init__(self, partial: list[int] | None = None) -> None:
+        super().__init__("out of time")
+        self.partial = partial
+
+
+class _Clock:
+    """The deadline of one search, kept even inside a single long SAT call.
+
+    A timer thread interrupts the solver at work when the deadline comes (python-sat's
+    ``interrupt`` with ``solve_limited``), so no one call can run past it; without a deadline a
+    solve is a plain ``solve``.
+    """
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.expired = False
+        self._solver: Solver | None = None
+        self._timer: threading.Timer | None = None
+
+    def __enter__(self) -> _Clock:
+        if self.deadline is not None:
+            self._timer = threading.Timer(max(0.0, self.deadline - time.perf_counter()),
+                                          self._ring)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _ring(self) -> None:
+        self.expired = True
+        solver = self._solver
+        if solver is not None:
+            solver.interrupt()
+
+    def solve(self, solver: Solver, assumptions: Sequence[int] = ()) -> bool:
+        """``solver.solve(assumptions)``, or _OutOfTime when the deadline comes first."""
+        if self.deadline is None:
+            return bool(solver.solve(assumptions=assumptions))
+        if self.expired or time.perf_counter() >= self.deadline:
+            raise _OutOfTime
+        self._solver = solver
+        try:
+            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        finally:
+            self._solver = None
+        if answer is None or self.expired:
+            solver.clear_interrupt()
+            raise _OutOfTime
+        return bool(answer)
+
 
 def _exactly(solver: Solver, lits: list[int], k: int) -> None:
     """Add "exactly ``k`` of ``lits``"; the two extremes as unit clauses, which propagate best."""
@@ -177,14 +238,15 @@ def _propagate(constraints: Constraints) -> tuple[list[int], list[int]] | None:
                   [box.clues for box in boxes])
 
 
-def _decide(solver: Solver, variables: list[int], deadline: float | None,
+def _decide(solver: Solver, variables: list[int], clock: _Clock,
             on_model=None) -> list[int] | None:
     """For each variable: 1 forced true, -1 forced false, 0 free. None when unsatisfiable.
 
     Each found model rules out the questions it already answers, so a variable is only asked
-    about while it has been seen one way only. ``on_model`` sees every model found.
+    about while it has been seen one way only. ``on_model`` sees every model found. At the
+    clock's deadline, _OutOfTime carries the verdicts decided so far (0 for the rest).
     """
-    if not solver.solve():
+    if not clock.solve(solver):
         return None
     model = solver.get_model()
     if on_model is not None:
@@ -197,9 +259,11 @@ def _decide(solver: Solver, variables: list[int], deadline: float | None,
     for i, var in enumerate(variables):
         if i not in still_open:
             continue
-        if deadline is not None and time.perf_counter() > deadline:
-            raise AnalysisTooHard("finding forced cells ran past the time limit")
-        if solver.solve(assumptions=[-var if first[i] else var]):
+        try:
+            free = clock.solve(solver, [-var if first[i] else var])
+        except _OutOfTime:
+            raise _OutOfTime(result) from None
+        if free:
             model = solver.get_model()
             if on_model is not None:
                 on_model(model)
@@ -215,6 +279,29 @@ def _decide(solver: Solver, variables: list[int], deadline: float | None,
     return result
 
 
+@dataclass(frozen=True)
+class Forced:
+    """The forced cells a search found, and whether it found them all.
+
+    Attributes
+    ----------
+    safe, mines : frozenset of (row, col)
+        Cells safe, or mines, in every layout.
+    stopped : str or None
+        Why the search stopped at its deadline, when it did: then ``safe`` and ``mines`` are
+        certain but other cells may be forced too. None when they are all the forced cells.
+    """
+
+    safe: frozenset[Cell]
+    mines: frozenset[Cell]
+    stopped: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every forced cell was found."""
+        return self.stopped is None
+
+
 def forced_cells(constraints: Constraints, *, deadline: float | None = None
                  ) -> tuple[frozenset[Cell], frozenset[Cell]]:
     """Every unknown cell that is safe, or a mine, in all layouts: ``(safe, mines)``.
@@ -224,7 +311,8 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
     constraints : Constraints
         From :func:`msanalysis.constraints.build`.
     deadline : float, optional
-        A :func:`time.perf_counter` value after which the search raises ``AnalysisTooHard``.
+        A :func:`time.perf_counter` value after which the search raises ``AnalysisTooHard``
+        (:func:`find_forced` gives what was found by then instead).
 
     Returns
     -------
@@ -254,6 +342,29 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    found = find_forced(constraints, deadline=deadline)
+    if found.stopped is not None:
+        raise AnalysisTooHard(found.stopped)
+    return found.safe, found.mines
+
+
+def find_forced(constraints: Constraints, *, deadline: float | None = None) -> Forced:
+    """Every forced cell, as :func:`forced_cells` finds them, or those found by ``deadline``.
+
+    The deadline holds inside a single SAT call too (the solver is interrupted), so the search
+    ends within a few milliseconds of it, keeping every cell it had proven forced.
+
+    Examples
+    --------
+    The 1 0 at the top settles its cells on its own; the 1 2 1 below needs the solver.
+
+    >>> position = Position.from_text("???\\n110\\n...\\n121\\n???")
+    >>> sorted(find_forced(build(position)).mines)
+    [(0, 0), (4, 0), (4, 2)]
+    >>> found = find_forced(build(position), deadline=0.0)  # no time for the solver at all
+    >>> found.complete, sorted(found.mines)
+    (False, [(0, 0)])
+    """
     clues, boxes = constraints.clues, constraints.boxes
     propagated = _propagate(constraints)
     if propagated is None:
@@ -268,40 +379,50 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
             placed += len(box.cells)
         elif verdict < 0:
             safe.extend(box.cells)
+    groups: list[tuple[Sequence[int], Sequence[int], bool]]
     if _count_is_loose(constraints, propagated):
         groups = [(component.clue_ids, component.box_ids, False) for component in
                   constraints.components]
     else:
         groups = [(range(len(clues)), range(len(boxes)), True)]
-    for clue_ids, box_ids, joined in groups:
-        members = [boxes[j].cells for j in box_ids if not decided[j]]
-        if not members and not joined:
-            continue
-        pool = IDPool()
-        var = {cell: pool.id(cell) for cells in members for cell in cells}
-        with Solver(name="mc") as solver:
-            for i in clue_ids:
-                if need[i]:  # a clue that needs no more mines has no open cells left
-                    _exactly(solver, [var[cell] for j in clues[i].boxes if not decided[j]
-                                      for cell in boxes[j].cells], need[i])
-            if joined:
-                verdicts = _decide_joined(constraints, solver, pool, var, members, placed,
-                                          deadline)
-            else:
-                verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
-        if verdicts is None:
-            raise inconsistency(constraints)
-        for cells, verdict in zip(members, verdicts):
-            if verdict > 0:
-                mines.extend(cells)
-            elif verdict < 0:
-                safe.extend(cells)
-    return frozenset(safe), frozenset(mines)
+    stopped = None
+    with _Clock(deadline) as clock:
+        for clue_ids, box_ids, joined in groups:
+            members = [boxes[j].cells for j in box_ids if not decided[j]]
+            if not members and not joined:
+                continue
+            pool = IDPool()
+            var = {cell: pool.id(cell) for cells in members for cell in cells}
+            with Solver(name="mc") as solver:
+                for i in clue_ids:
+                    if need[i]:  # a clue that needs no more mines has no open cells left
+                        _exactly(solver, [var[cell] for j in clues[i].boxes if not decided[j]
+                                          for cell in boxes[j].cells], need[i])
+                try:
+                    if joined:
+                        verdicts = _decide_joined(constraints, solver, pool, var, members,
+                                                  placed, clock)
+                    else:
+                        verdicts = _decide(solver, [var[cells[0]] for cells in members], clock)
+                except _OutOfTime as out:
+                    verdicts = out.partial
+                    stopped = ("finding forced cells ran past the time limit: the forced cells "
+                               "found are certain, other cells may be forced too")
+            if verdicts is None and stopped is None:
+                raise inconsistency(constraints, deadline=deadline)
+            for cells, verdict in zip(members, verdicts or []):
+                if verdict > 0:
+                    mines.extend(cells)
+                elif verdict < 0:
+                    safe.extend(cells)
+            if stopped is not None:
+                break
+    return Forced(frozenset(safe), frozenset(mines), stopped)
 
 
 def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: dict[Cell, int],
                    members: list[tuple[Cell, ...]], placed: int,
-                   deadline: float | None) -> list[int] | None:
+                   clock: _Clock) -> list[int] | None:
     """Verdicts for every box of ``members`` and, last (``members`` grows by the sea), for the
     sea; ``placed`` mines are on frontier cells outside ``var`` already."""
     remaining, sea = constraints.remaining, len(constraints.sea)
@@ -310,7 +431,7 @@ def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: 
         remaining -= placed  # from here on, mines among the sea and the cells of ``var``
         _between(solver, frontier, remaining - sea, remaining)
     if not sea or remaining is None:
-        verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline)
+        verdicts = _decide(solver, [var[cells[0]] for cells in members], clock)
         if sea and verdicts is not None:
             members.append(constraints.sea)
             verdicts.append(0)  # without a count a sea cell can always be either
@@ -325,7 +446,7 @@ def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: 
         seen["mine"] |= mines <= remaining - 1
         seen["safe"] |= mines >= remaining - sea + 1
 
-    verdicts = _decide(solver, [var[cells[0]] for cells in members], deadline, watch)
+    verdicts = _decide(solver, [var[cells[0]] for cells in members], clock, watch)
     if verdicts is None:
         return None
     members.append(constraints.sea)
@@ -334,7 +455,7 @@ def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: 
         if not seen[key]:
             selector = pool.id(("sea", key))
             _guarded_between(solver, pool, selector, frontier, low, high)
-            seen[key] = solver.solve(assumptions=[selector])
+            seen[key] = clock.solve(solver, [selector])
     verdicts.append(0 if seen["mine"] and seen["safe"] else 1 if seen["mine"] else -1)
     return verdicts
 
@@ -344,7 +465,10 @@ def _decide_joined(constraints: Constraints, solver: Solver, pool: IDPool, var: 
 class _Guarded:
     """A solver holding every clue and the mine count, each switched on by a selector literal,
     so that unsatisfiable cores name clues. The sea has no variables: the count bounds the
-    frontier's mines, and a question about a sea cell is a bound too."""
+    frontier's mines, and a question about a sea cell is a bound too.
+
+    ``selectors`` lists them all, the clues' first; ``clue_at`` maps a clue's selector to its
+    cell and ``count`` is the mine count's selector (None when the count is unknown)."""
 
     def __init__(self, constraints: Constraints) -> None:
         self.constraints = constraints
@@ -352,17 +476,19 @@ class _Guarded:
         self.var = {cell: self.pool.id(cell) for box in constraints.boxes for cell in box.cells}
         self.frontier = list(self.var.values())
         self.solver = Solver(name="mc")
-        self.selectors: dict[int, Cell | None] = {}
+        self.clue_at: dict[int, Cell] = {}
         for clue in constraints.clues:
             selector = self.pool.id(("clue", clue.cell))
-            self.selectors[selector] = clue.cell
+            self.clue_at[selector] = clue.cell
             _guarded_between(self.solver, self.pool, selector,
                              [self.var[cell] for cell in clue.cells], clue.mines, clue.mines)
+        self.selectors = list(self.clue_at)
+        self.count: int | None = None
         if constraints.remaining is not None:
-            selector = self.pool.id(("count",))
-            self.selectors[selector] = None
+            self.count = self.pool.id(("count",))
+            self.selectors.append(self.count)
             remaining = constraints.remaining
-            _guarded_between(self.solver, self.pool, selector, self.frontier,
+            _guarded_between(self.solver, self.pool, self.count, self.frontier,
                              remaining - len(constraints.sea), remaining)
 
     def query(self, cell: Cell, mine: bool) -> int | None:
@@ -380,24 +506,41 @@ class _Guarded:
         _guarded_between(self.solver, self.pool, selector, self.frontier, low, high)
         return selector
 
-    def minimal_core(self, query: list[int], prefer_drop: list[int]) -> list[int]:
-        """Selectors of a minimal unsatisfiable set (with ``query`` assumed), dropping the ones
-        early in ``prefer_drop`` first."""
-        everything = list(self.selectors)
-        if self.solver.solve(assumptions=everything + query):
-            raise ValueError("the selected constraints are satisfiable")
+    def minimal_core(self, query: list[int], prefer_drop: list[int],
+                     clock: _Clock | None = None) -> tuple[list[int], bool]:
+        """Selectors of an unsatisfiable set (with ``query`` assumed), dropping the ones early
+        in ``prefer_drop`` first, and whether it is minimal.
+
+        At the clock's deadline the shrinking stops and the set found so far comes back, not
+        minimal; a deadline before even the first answer gives every selector.
+        """
+        clock = clock or _Clock(None)
+        everything = self.selectors
+        try:
+            if clock.solve(self.solver, everything + query):
+                raise InvalidInput("the selected constraints are satisfiable")
+        except _OutOfTime:
+            return [s for s in prefer_drop if s in everything], False
         in_core = set(self.solver.get_core() or everything)
         core = [s for s in prefer_drop if s in in_core]
         i = 0
         while i < len(core):
             trial = core[:i] + core[i + 1:]
-            if self.solver.solve(assumptions=trial + query):
+            try:
+                satisfiable = clock.solve(self.solver, trial + query)
+            except _OutOfTime:
+                return core, False
+            if satisfiable:
                 i += 1  # core[i] is needed
             else:
                 # Removing from a set keeps earlier members needed, so only the tail shrinks.
                 smaller = set(self.solver.get_core() or trial)
                 core = [s for s in trial if s in smaller or s in core[:i]]
-        return core
+        return core, True
+
+    def clues_in(self, core: list[int]) -> list[Cell]:
+        """The cells of the clues whose selectors are in ``core``, sorted."""
+        return sorted(self.clue_at[s] for s in core if s in self.clue_at)
 
     def close(self) -> None:
         self.solver.delete()
@@ -412,12 +555,18 @@ def _flags_near(position: Position, clues: list[Cell]) -> tuple[Cell, ...]:
     return tuple(sorted(found))
 
 
-def inconsistency(constraints: Constraints) -> InconsistentPosition:
+_NAMED = 12
+"""The most clues an error message names one by one."""
+
+
+def inconsistency(constraints: Constraints, *,
+                  deadline: float | None = None) -> InconsistentPosition:
     """The error for a position that no layout satisfies, naming a minimal set of clues.
 
     Returns (does not raise) the exception, so callers write ``raise inconsistency(c)``. When
     flags count as mines and the position is consistent without them, the message says the
-    flags contradict the clues.
+    flags contradict the clues. Past ``deadline`` (a :func:`time.perf_counter` value) the set
+    named is the smallest found by then, and the message says it may not be minimal.
 
     Examples
     --------
@@ -429,16 +578,21 @@ def inconsistency(constraints: Constraints) -> InconsistentPosition:
     """
     guarded = _Guarded(constraints)
     try:
-        selectors = sorted(guarded.selectors, key=lambda s: (guarded.selectors[s] is not None,
-                                                            guarded.selectors[s] or (0, 0)))
-        core = guarded.minimal_core([], selectors)
+        # The count first, then the clues in reading order.
+        selectors = ([] if guarded.count is None else [guarded.count]) + sorted(
+            guarded.clue_at, key=guarded.clue_at.__getitem__)
+        with _Clock(deadline) as clock:
+            core, minimal = guarded.minimal_core([], selectors, clock)
     finally:
         guarded.close()
-    cells = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
-    uses_count = any(guarded.selectors[s] is None for s in core)
+    cells = guarded.clues_in(core)
+    uses_count = guarded.count in core
     total = constraints.position.total_mines
     total_text = f"{total} mine{'s' if total != 1 else ''} in total"
-    named = [f"the {constraints.position.number(cell)} at {cell}" for cell in cells]
+    number_at = {clue.cell: clue.number for clue in constraints.clues}
+    named = [f"the {number_at[cell]} at {cell}" for cell in cells[:_NAMED]]
+    if len(cells) > _NAMED:  # the error keeps them all in ``clues``; the message names a few
+        named.append(f"{len(cells) - _NAMED} more clues")
     if len(named) > 1:
         named = [", ".join(named[:-1]) + " and " + named[-1]]
     if cells:
@@ -447,8 +601,11 @@ def inconsistency(constraints: Constraints) -> InconsistentPosition:
             message += f" together with {total_text}"
     else:
         message = f"no layout has {total_text}"
+    if not minimal:
+        message += (f" (a set of {len(cells)} clues: the time limit stopped the search for the "
+                    "fewest that cannot hold together)")
     flags = _flags_near(constraints.position, cells)
-    if flags and not constraints.ignore_flags and _consistent(constraints.position):
+    if flags and minimal and not constraints.ignore_flags and _consistent(constraints.position):
         message += (": the flags at " + ", ".join(map(str, flags)) + " contradict them "
                     "(flags count as mines; ignore the flags to analyse without them)")
     return InconsistentPosition(message, clues=cells, uses_mine_count=uses_count)
@@ -462,7 +619,7 @@ def _consistent(position: Position) -> bool:
         return False
     guarded = _Guarded(constraints)
     try:
-        return guarded.solver.solve(assumptions=list(guarded.selectors))
+        return guarded.solver.solve(assumptions=guarded.selectors)
     finally:
         guarded.close()
 
@@ -507,20 +664,20 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
     height, width = position.shape
     row, col = cell
     if not (0 <= row < height and 0 <= col < width):
-        raise ValueError(f"cell {cell} is off the {width}x{height} board")
+        raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
     state = position.state(cell)
     if state >= 0:
-        raise ValueError(f"cell {cell} is revealed (it shows {state}), not hidden")
+        raise InvalidInput(f"cell {cell} is revealed (it shows {state}), not hidden")
     if state == MINE:
-        raise ValueError(f"cell {cell} shows a mine, not a hidden cell")
+        raise InvalidInput(f"cell {cell} shows a mine, not a hidden cell")
     if state == FLAG and not ignore_flags:
-        raise ValueError(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
+        raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
     constraints = build(position, ignore_flags=ignore_flags)
     guarded = _Guarded(constraints)
     try:
-        everything = list(guarded.selectors)
+        everything = guarded.selectors
         if not guarded.solver.solve(assumptions=everything):
             raise inconsistency(constraints)
         # Can the cell be a mine? Can it be safe? Exactly one answer must be no.
@@ -528,25 +685,29 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         for mine in (True, False):
             literal = guarded.query(cell, mine)
             answers[mine] = literal is None or guarded.solver.solve(
-                assumptions=everything + [literal])
+                assumptions=[*everything, literal])
         if answers[True] and answers[False]:
-            raise ValueError(f"cell {cell} is not forced: it is a mine in some layouts and safe "
+            raise InvalidInput(f"cell {cell} is not forced: it is a mine in some layouts and safe "
                              "in others")
         is_mine = answers[True]
-        query = [guarded.query(cell, not is_mine)]
+        # The other answer was no, so its question is a literal (a sea cell's only when the
+        # count is known).
+        opposite = guarded.query(cell, not is_mine)
+        assert opposite is not None
 
-        def drop_first(selector: int) -> tuple:
-            where = guarded.selectors[selector]
-            if where is None:
+        def drop_first(selector: int) -> tuple[int, int, Cell]:
+            if selector == guarded.count:
                 return (0, 0, (0, 0))
+            where = guarded.clue_at[selector]
             distance = max(abs(where[0] - row), abs(where[1] - col))
             return (1, -distance, (-where[0], -where[1]))
 
-        core = guarded.minimal_core(query, sorted(everything, key=drop_first))
+        core, _ = guarded.minimal_core([opposite], sorted(everything, key=drop_first))
     finally:
         guarded.close()
-    clues = sorted(guarded.selectors[s] for s in core if guarded.selectors[s] is not None)
-    uses_count = cell not in guarded.var or any(guarded.selectors[s] is None for s in core)
+    clues = guarded.clues_in(core)
+    uses_count = cell not in guarded.var or guarded.count in core
+    number_at = {clue.cell: clue.number for clue in constraints.clues}
     return Explanation(cell, "mine" if is_mine else "safe", clues, uses_count,
                        () if ignore_flags else _flags_near(position, clues),
-                       tuple(position.number(c) for c in clues))
+                       tuple(number_at[c] for c in clues))

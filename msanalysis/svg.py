@@ -15,6 +15,7 @@ never import it (their ``_repr_svg_`` methods import it lazily).
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -22,10 +23,30 @@ from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.errors import InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.puzzle import Puzzle
+from msanalysis.reconstruction import NumberGrid, Reconstruction
 
-__all__ = ["board", "NUMBER_COLOURS", "DEFAULT_CELL_SIZE", "probability_colour"]
+__all__ = ["DEFAULT_CELL_SIZE", "NUMBER_COLOURS", "Svg", "board", "probability_colour", "replay"]
+
+
+class Svg(str):
+    """An SVG document as a string that draws itself in Jupyter (the string is the picture).
+
+    Examples
+    --------
+    >>> picture = Svg("<svg/>")
+    >>> picture == "<svg/>", picture._repr_svg_() == picture
+    (True, True)
+    """
+
+    __slots__ = ()
+
+    def _repr_svg_(self) -> str:
+        return str(self)
 
 DEFAULT_CELL_SIZE = 26
 """Cell side in pixels when ``size`` is not given: an expert board (30x16) is about 800 px wide,
@@ -103,7 +124,7 @@ def probability_colour(p: float) -> str:
     ('#ffffcc', '#bd0026')
     """
     p = min(max(float(p), 0.0), 1.0)
-    for (lo, c0), (hi, c1) in zip(_RAMP, _RAMP[1:]):
+    for (lo, c0), (hi, c1) in itertools.pairwise(_RAMP):
         if p <= hi:
             t = (p - lo) / (hi - lo)
             r, g, b = (round(a + (b_ - a) * t) for a, b_ in zip(c0, c1))
@@ -159,20 +180,20 @@ def _probability_grid(probabilities, height: int, width: int) -> np.ndarray:
     if isinstance(probabilities, Mapping):
         for (row, col), p in sorted(probabilities.items()):
             if not (0 <= row < height and 0 <= col < width):
-                raise ValueError(f"probability given for cell ({row}, {col}), which is off the "
+                raise InvalidInput(f"probability given for cell ({row}, {col}), which is off the "
                                  f"{width}x{height} board")
             grid[row, col] = float(p)
         return grid
     array = np.asarray(probabilities, dtype=float)
     if array.shape != (height, width):
-        raise ValueError(f"probabilities have shape {array.shape}, the board is "
+        raise InvalidInput(f"probabilities have shape {array.shape}, the board is "
                          f"{height}x{width} (rows x columns)")
     return array.copy()
 
 
 def _scene(obj, solution: bool = False) -> _Scene:
     """Read what to draw from a Board, Position, Analysis, Reconstruction, NumberGrid or Puzzle."""
-    if hasattr(obj, "solution") and hasattr(obj, "grid"):
+    if isinstance(obj, Puzzle):
         return _puzzle_scene(obj, solution)
     if solution:
         raise TypeError(f"solution=True draws a Puzzle's answer, not a {type(obj).__name__}")
@@ -180,32 +201,25 @@ def _scene(obj, solution: bool = False) -> _Scene:
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
         return _Scene(obj.height, obj.width, np.array(obj.states), None)
-    # The other kinds live in modules that load solvers; recognise them by their attributes
-    # instead of importing those modules just to draw.
-    kind = type(obj).__name__
-    if hasattr(obj, "forced_safe") and hasattr(obj, "position"):
+    if isinstance(obj, Analysis):
         return _analysis_scene(obj)
-    if hasattr(obj, "first") and hasattr(obj, "rule"):
+    if isinstance(obj, Reconstruction):
         return _reconstruction_scene(obj)
-    if hasattr(obj, "clues") and hasattr(obj, "rule"):
+    if isinstance(obj, NumberGrid):
         return _grid_scene(np.array(obj.clues), obj.rule)
-    raise TypeError(f"cannot draw a {kind}: expected a Board, Position, Analysis, "
+    raise TypeError(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
                     "Reconstruction, NumberGrid or Puzzle")
 
 
-def _analysis_scene(analysis) -> _Scene:
+def _analysis_scene(analysis: Analysis) -> _Scene:
     position = analysis.position
-    probabilities = getattr(analysis, "probabilities", None)
-    grid = None
-    if probabilities is not None:
-        grid = np.array(probabilities, dtype=float)
-    best = None
-    if getattr(analysis, "requires_guess", False):
-        best = getattr(analysis, "best_guess", None)
+    # A partial analysis (counting stopped) has forced cells but no probabilities.
+    grid = np.array(analysis.probabilities, dtype=float) if analysis.exact else None
+    best = analysis.best_guess if analysis.exact and analysis.requires_guess else None
     return _Scene(position.height, position.width, np.array(position.states), grid,
                   frozenset(analysis.forced_safe), frozenset(analysis.forced_mines),
-                  tuple(best) if best is not None else None, is_analysis=True,
-                  flags_unknown=bool(getattr(analysis, "ignore_flags", False)))
+                  best, is_analysis=True,
+                  flags_unknown=analysis.ignore_flags)
 
 
 def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) -> _Scene:
@@ -215,7 +229,7 @@ def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) 
                   show_zero=rule == "mosaic")
 
 
-def _puzzle_scene(puzzle, solution: bool) -> _Scene:
+def _puzzle_scene(puzzle: Puzzle, solution: bool) -> _Scene:
     """A puzzle: white cells, the clues written (zeros too: a 0 is a clue), no raised cells; its
     solution fills the mine cells dark under the same clues."""
     clues = np.array(puzzle.grid.clues)
@@ -412,8 +426,9 @@ def _draw_coordinates(canvas: _Canvas) -> None:
         canvas.add(f'<text x="{_num(canvas.x(col) + s / 2)}" y="{_num(canvas.top - 0.3 * size)}" '
                    f'text-anchor="middle">{col}</text>')
     for row in range(scene.height):
-        canvas.add(f'<text x="{_num(canvas.left - 0.25 * size)}" '
-                   f'y="{_num(canvas.y(row) + s / 2 + 0.36 * size)}" text-anchor="end">{row}</text>')
+        y = _num(canvas.y(row) + s / 2 + 0.36 * size)
+        canvas.add(f'<text x="{_num(canvas.left - 0.25 * size)}" y="{y}" '
+                   f'text-anchor="end">{row}</text>')
     canvas.add('</g>')
 
 
@@ -437,10 +452,9 @@ def _legend_items(scene: _Scene, explained, highlight: list[Cell]) -> list[tuple
         items.append(("mine", "forced mine"))
     if _shaded_cells(scene):
         items.append(("ramp", "chance of a mine"))
-    if scene.is_analysis:
-        if scene.best_guess is not None:
-            row, col = scene.best_guess
-            items.append(("guess", f"best guess ({row}, {col})"))
+    if scene.is_analysis and scene.best_guess is not None:
+        row, col = scene.best_guess
+        items.append(("guess", f"best guess ({row}, {col})"))
     if scene.filled is not None and scene.blank is None:  # a puzzle's picture needs no key
         items.append(("filled", "mine"))
     if scene.conflict:
@@ -516,7 +530,7 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
 
 def board(obj, *, size: float | None = None, probabilities=None, highlight: Iterable = (),
           explanation=None, coordinates: bool = True, legend: bool | None = None,
-          solution: bool = False) -> str:
+          solution: bool = False) -> Svg:
     """Draw a board, position, analysis, reconstruction, number grid or puzzle as an SVG string.
 
     Parameters
@@ -553,8 +567,9 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
 
     Returns
     -------
-    str
-        A standalone SVG document (no XML declaration, so it can be inlined in HTML).
+    Svg
+        A standalone SVG document (no XML declaration, so it can be inlined in HTML), as a
+        string that draws itself in Jupyter.
 
     Raises
     ------
@@ -582,12 +597,12 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
     cell = float(DEFAULT_CELL_SIZE if size is None else size)
     if not cell > 0 or math.isinf(cell):
-        raise ValueError(f"size must be a positive number of pixels, got {size!r}")
+        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
     marked = sorted({_cell_of(item) for item in highlight})
     explained = _explanation_parts(explanation, obj)
     for row, col in marked + ([explained[0]] + explained[2] if explained else []):
         if not (0 <= row < scene.height and 0 <= col < scene.width):
-            raise ValueError(f"cell ({row}, {col}) is off the {scene.width}x{scene.height} board")
+            raise InvalidInput(f"cell ({row}, {col}) is off the {scene.width}x{scene.height} board")
 
     canvas = _Canvas(scene, cell, coordinates)
     _draw_cells(canvas)
@@ -605,7 +620,8 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     if explained is not None:
         for row, col in explained[2]:
             canvas.outline(row, col, _CLUE, line)
-        canvas.outline(*explained[0], _HIGHLIGHT, line * 1.3)
+        row, col = explained[0]
+        canvas.outline(row, col, _HIGHLIGHT, line * 1.3)
 
     grid_width = canvas.x(scene.width)
     total_width, total_height = grid_width, canvas.y(scene.height)
@@ -616,7 +632,109 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
                                               grid_width)
         total_width = max(total_width, legend_width)
         total_height += legend_height
+    return _document(canvas, total_width, total_height)
+
+
+def replay(analysis, *, size: float | None = None, coordinates: bool = True,
+           legend: bool = True) -> Svg:
+    """Draw a judged replay: the board at the end, each risky click numbered and coloured.
+
+    The guesses, needless guesses and blunders of ``analysis`` (a
+    :class:`~msanalysis.play.judge.ReplayAnalysis`) are numbered in the order they were made, filled
+    with the colour of the chance of a mine they had when clicked, and outlined by verdict:
+    purple a guess the position required, orange a needless guess, blue a blunder. A won board
+    shows every mine flagged, as the programs do; a lost one shows its mines.
+
+    Parameters
+    ----------
+    analysis : ReplayAnalysis
+    size : float, optional
+        Side of one cell in pixels (default :data:`DEFAULT_CELL_SIZE`).
+    coordinates : bool
+        Write column and row numbers around the grid.
+    legend : bool
+        Show the legend and a line with the survival probability under the grid.
+
+    Returns
+    -------
+    str
+        A standalone SVG document.
+
+    Examples
+    --------
+    >>> from msanalysis.board import Board
+    >>> from msanalysis.replay import Action, Replay
+    >>> from msanalysis.play.judge import analyze_replay
+    >>> game = Replay(Board.from_text("*..\\n..."),
+    ...               (Action("reveal", (0, 2)), Action("reveal", (1, 0))), rules="safe-cell")
+    >>> picture = replay(analyze_replay(game), size=20)
+    >>> picture.startswith("<svg") and ">1</text>" in picture
+    True
+
+    Notes
+    -----
+    O(width * height) time and output size.
+    """
+    final = analysis.final
+    layout = analysis.replay.board
+    states = np.array(final.states)
+    if analysis.status == "won":
+        states[(states == HIDDEN) & layout.mask] = FLAG
+    cell = float(DEFAULT_CELL_SIZE if size is None else size)
+    if not cell > 0 or math.isinf(cell):
+        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
+    guesses = [j for j in analysis.judgements if j.verdict in ("guess", "needless", "blunder")]
+    scene = _Scene(final.height, final.width, states, None)
+    canvas = _Canvas(scene, cell, coordinates)
+    _draw_cells(canvas)
+    for judgement in guesses:
+        p = judgement.probability
+        row, col = judgement.cell
+        canvas.rect(row, col, _FACE if p is None else probability_colour(float(p)))
+    # The marks go on top of the cells; a numbered cell shows its number instead of its own.
+    labelled = scene.states.copy()
+    for judgement in guesses:
+        labelled[judgement.cell] = 0
+    scene.states = labelled
+    _draw_marks(canvas)
+    scene.states = states
+    canvas.add(f'<g font-family={quoteattr(_FONT)} text-anchor="middle">')
+    for number, judgement in enumerate(guesses, start=1):
+        p = judgement.probability
+        ink = "#ffffff" if p is not None and _is_dark(probability_colour(float(p))) else "#000000"
+        label = str(number)
+        row, col = judgement.cell
+        canvas.text(row, col, label, fill=ink, scale=0.62 if len(label) < 3 else 0.45, bold=True)
+    canvas.add('</g>')
+    if coordinates:
+        _draw_coordinates(canvas)
+    line = max(2.0, cell * 0.11)
+    outline = {"guess": _GUESS, "needless": _CLUE, "blunder": _HIGHLIGHT}
+    for judgement in guesses:
+        row, col = judgement.cell
+        canvas.outline(row, col, outline[judgement.verdict], line)
+
+    grid_width = canvas.x(scene.width)
+    total_width, total_height = grid_width, canvas.y(scene.height)
+    if legend:
+        verdicts = {j.verdict for j in guesses}
+        items = [("ramp", "chance of a mine when clicked")] if guesses else []
+        items += [(kind, label) for verdict, kind, label in
+                  (("guess", "guess", "guess"), ("needless", "clue", "needless guess"),
+                   ("blunder", "highlight", "blunder")) if verdict in verdicts]
+        survival = analysis.survival
+        note = f"{len(guesses)} risky click{'s' if len(guesses) != 1 else ''}, {analysis.status}"
+        if survival is not None:
+            note += f"; survival {float(survival):.2%}"
+        legend_width, legend_height = _legend(canvas, items, note, grid_width)
+        total_width = max(total_width, legend_width)
+        total_height += legend_height
+    return _document(canvas, total_width, total_height)
+
+
+def _document(canvas: _Canvas, total_width: float, total_height: float) -> Svg:
+    """The SVG document of what ``canvas`` holds, sized to ``total_width x total_height``."""
     width, height = _num(math.ceil(total_width + 1)), _num(math.ceil(total_height + 1))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}">')
-    return head + _DEFS + "".join(canvas.parts) + "</svg>"
+    return Svg(head + _DEFS + "".join(canvas.parts) + "</svg>")

@@ -14,12 +14,11 @@ test modules may import both.
 
 from __future__ import annotations
 
+import itertools
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-
-import itertools
-import random
 
 import numpy as np
 
@@ -27,8 +26,15 @@ from msanalysis.board import Board, neighbours
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Reference", "enumerate_layouts", "all_layouts", "game_position", "game_positions",
-           "endgame_positions", "MAX_UNKNOWN"]
+__all__ = [
+    "MAX_UNKNOWN",
+    "Reference",
+    "all_layouts",
+    "endgame_positions",
+    "enumerate_layouts",
+    "game_position",
+    "game_positions",
+]
 
 MAX_UNKNOWN = 18
 """The most unknown cells :func:`enumerate_layouts` accepts (2**18 layouts)."""
@@ -103,7 +109,7 @@ def enumerate_layouts(position: Position, *, ignore_flags: bool = False,
             keep &= layouts[:, columns].sum(axis=1) + known == states[r, c]
     chosen = layouts[keep]
     counts = chosen.sum(axis=0).tolist() if n else []
-    return Reference(int(len(chosen)), {cell: int(counts[i]) for i, cell in enumerate(unknown)},
+    return Reference(len(chosen), {cell: int(counts[i]) for i, cell in enumerate(unknown)},
                      unknown)
 
 

@@ -14,7 +14,7 @@ from msanalysis import Analysis, analyze
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
-from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.position import HIDDEN, Position
 from msanalysis.sat import forced_cells
 from reference import enumerate_layouts, game_positions
 
@@ -120,22 +120,35 @@ def test_game_over_positions_require_no_guess():
 
 def test_forced_only_counts_lazily():
     a = analyze(Position.from_text("mines: 2\n1??\n???"), forced_only=True)
-    assert "counts" not in a.__dict__
+    assert "_counted" not in a.__dict__
     assert a.forced_safe == frozenset() and a.solutions == 3 * 2
     assert a.probability((0, 2)) == 0.5
 
 
-def test_time_limit_raises_unless_forced_only():
+def test_time_limit_gives_a_partial_analysis_with_the_forced_cells():
     rng = np.random.default_rng(1)
     board = Board(rng.random((40, 40)) < 0.2)
     states = np.full((40, 40), HIDDEN, dtype=np.int8)
     states[::2, ::2] = board.numbers[::2, ::2]
     states[board.mask] = HIDDEN
     position = Position(states, board.mine_count)
+    partial = analyze(position, time_limit=0.05)
+    assert not partial.exact and "time limit" in partial.stopped
     with pytest.raises(AnalysisTooHard):
-        analyze(position, time_limit=0.05)
-    a = analyze(position, time_limit=0.05, forced_only=True)
-    assert a.forced_safe or a.forced_mines
+        _ = partial.solutions
+    data = partial.to_dict()
+    assert data["exact"] is False and data["solutions"] is None and data["probabilities"] is None
+    assert data["forced_safe"] == [list(c) for c in sorted(partial.forced_safe)]
+    # Whatever a partial analysis reports as forced is forced: SAT without a limit agrees, and
+    # when SAT finished before the limit it found them all.
+    everything = analyze(position, forced_only=True)
+    assert partial.forced_safe <= everything.forced_safe
+    assert partial.forced_mines <= everything.forced_mines
+    if partial.all_forced:
+        assert (partial.forced_safe, partial.forced_mines) == (everything.forced_safe,
+                                                               everything.forced_mines)
+    else:
+        assert data["all_forced"] is False
 
 
 def test_inconsistent_position_names_clues():

@@ -1,4 +1,4 @@
-"""Tests for msanalysis.bench: seeds, workers, Dask, the Wilson interval and the summary."""
+"""Tests for msanalysis.play.bench: seeds, workers, Dask, the Wilson interval and the summary."""
 
 from __future__ import annotations
 
@@ -6,8 +6,17 @@ import math
 
 import pytest
 
-from msanalysis.bench import GameResult, Paired, PlaySpec, Summary, bench, paired, play_one, \
-    run_games, wilson_interval
+from msanalysis.play.bench import (
+    GameResult,
+    Paired,
+    PlaySpec,
+    Summary,
+    bench,
+    paired,
+    play_one,
+    run_games,
+    wilson_interval,
+)
 
 PAPER = PlaySpec(9, 9, 10, strategy="paper")
 

@@ -29,8 +29,10 @@ def test_json_has_exactly_the_documented_keys(one_two_one):
     result = run(str(one_two_one), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert list(data) == ["width", "height", "total_mines", "solutions", "forced_safe",
-                          "forced_mines", "probabilities", "requires_guess", "best_guess"]
+    assert list(data) == ["width", "height", "total_mines", "exact", "stopped", "solutions",
+                          "forced_safe", "forced_mines", "probabilities", "all_forced",
+                          "requires_guess", "best_guess"]
+    assert data["exact"] is True and data["stopped"] is None and data["all_forced"] is True
     assert data["width"] == 5 and data["height"] == 3 and data["total_mines"] == 2
     assert data["solutions"] == "1" and data["forced_mines"] == [[0, 1], [0, 3]]
     assert data["forced_mines"] == sorted(data["forced_mines"])

@@ -76,4 +76,36 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path, monkeypatch, args, fra
 
 def test_bad_first_click_syntax_is_a_usage_error():
     result = run("generate", "--first-click", "three")
-    assert result.exit_code == 2 and "expected ROW,COL" in result.output
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --first-click takes ROW,COL with rows and columns counted "
+                             "from 0, such as 3,4; got 'three'\n")
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["play", "--games", "abc"], "'--games'"),
+    (["play"], "Missing option '--games'"),
+    (["generate", "--format", "png"], "'--format'"),
+    (["nosuch"], "No such command 'nosuch'"),
+    (["analyze"], "Missing argument"),
+])
+def test_usage_errors_are_one_error_line(args, fragment):
+    # Parsing errors of the command line itself, not only the commands' own, are one line.
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert fragment in result.stderr and result.stdout == ""
+
+
+def test_a_bug_is_not_dressed_up_as_a_user_error(monkeypatch, tmp_path):
+    # Only the toolkit's own errors and OSError become an "error:" line; anything else is a bug
+    # and must show as one (here: an exception escaping the command).
+    import msanalysis.cli as cli
+
+    def broken(path):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(cli, "read_any", broken)
+    path = tmp_path / "p.txt"
+    path.write_text("?1\n")
+    result = CliRunner().invoke(cli.app, ["show", str(path)])
+    assert isinstance(result.exception, KeyError)

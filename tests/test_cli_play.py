@@ -59,7 +59,8 @@ def test_play_errors_are_one_line():
         (["--first-click", "9,0"], "off the 9x9 board"),
         (["--difficulty", "beginner", "--mines", "81"], "do not fit"),
         (["--games", "0"], "--games must be at least 1"),
-        (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--jobs", "0"], "--jobs takes 1 to 64 local worker processes, got 0"),
+        (["--jobs", "100000"], "--jobs takes 1 to 64"),
     ]
     for extra, message in cases:
         args = ["play", "--games", "2", "--strategy", "paper", *extra]
@@ -72,3 +73,22 @@ def test_play_errors_are_one_line():
 def test_play_without_games_is_a_usage_error():
     result = runner.invoke(app, ["play"])
     assert result.exit_code == 2 and "--games" in result.output
+
+
+def test_save_replays_writes_games_that_replay_to_the_same_end(tmp_path):
+    from msanalysis.replay import load_replay
+
+    folder = tmp_path / "replays"
+    result = CliRunner().invoke(app, ["play", "--games", "3", "--seed", "5", "--save-replays",
+                                      str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    files = sorted(folder.iterdir())
+    assert [f.name for f in files] == [f"9x9-10-safe-cell-best-seed{s}.msreplay.jsonl"
+                                       for s in (5, 6, 7)]
+    wins = 0
+    for path in files:
+        replay = load_replay(path)
+        game = replay.play()
+        assert game.status in ("won", "lost") and replay.player == "best"
+        wins += game.status == "won"
+    assert wins == json.loads(result.stdout)["wins"]

@@ -29,7 +29,8 @@ def test_json_matches_the_recorded_answers(name):
     data = json.loads(result.stdout)
     assert list(data) == KEYS
     assert data["rule"] == answer["rule"]
-    assert data["solutions"] == answer["solutions"] and data["exhaustive"] is True
+    # An exact decimal string, as in analyze --json: counts can exceed what JSON numbers hold.
+    assert data["solutions"] == str(answer["solutions"]) and data["exhaustive"] is True
     assert data["unique"] == answer["unique"]
     if answer["layout"] is not None:
         assert data["layout"] == answer["layout"]
@@ -52,10 +53,10 @@ def test_engines_and_limits():
     for engine in ("sat", "cpsat"):
         data = json.loads(run(path, "--engine", engine, "--json").stdout)
         # A lower bound: three cells no clue counts already give 2^3 layouts.
-        assert (data["solutions"], data["exhaustive"], data["unique"]) == (8, False, False)
+        assert (data["solutions"], data["exhaustive"], data["unique"]) == ("8", False, False)
         assert data["layout"] is not None
     data = json.loads(run(path, "--limit", "5", "--json").stdout)
-    assert data["solutions"] >= 5 and data["exhaustive"] is False
+    assert int(data["solutions"]) >= 5 and data["exhaustive"] is False
     result = run(path)
     assert "at least 8 layouts (stopped at the limit), not unique" in result.stdout
     result = run(path, "--all")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import networkx as nx
 import pytest
 
 from msanalysis.constraints import build
@@ -77,3 +78,15 @@ def test_mine_count_that_cannot_hold():
     assert info.value.uses_mine_count
     with pytest.raises(InconsistentPosition):
         build(Position(Position.from_text("F*\n2?").states, total_mines=1))
+
+
+def test_components_are_the_connected_components_of_the_networkx_graph():
+    for position in game_positions(60, start=700):
+        try:
+            c = build(position)
+        except InconsistentPosition:
+            continue
+        graph = c.graph()
+        expected = {frozenset(i for kind, i in part if kind == "clue")
+                    for part in nx.connected_components(graph)}
+        assert {frozenset(component.clue_ids) for component in c.components} == expected

@@ -5,15 +5,17 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+import networkx as nx
 import numpy as np
 import pytest
+from networkx.algorithms.approximation import treewidth_min_degree
 
 import msanalysis.counting as counting
 from msanalysis.constraints import build
-from msanalysis.counting import count, count_component
+from msanalysis.counting import ComponentCount, Problem, count, count_component, join, together
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.position import Position
-from reference import enumerate_layouts, game_positions
+from reference import all_layouts, enumerate_layouts, game_positions
 
 
 def _check(position: Position, ignore_flags: bool = False) -> None:
@@ -43,11 +45,35 @@ def test_tree_decomposition_path_matches_brute_force(monkeypatch):
         _check(position, ignore_flags=True)
 
 
+def networkx_tree(sizes: list[int], scopes: list[tuple[int, ...]]
+                   ) -> tuple[list[set[int]], list[int]]:
+    """Bags and parents (children first) from networkx's ``treewidth_min_degree``: an
+    independent decomposition to count with instead of the hand-written one."""
+    graph = nx.Graph()
+    graph.add_nodes_from(range(len(sizes)))
+    for scope in scopes:
+        graph.add_edges_from((a, b) for i, a in enumerate(scope) for b in scope[i + 1:])
+    _, decomposition = treewidth_min_degree(graph)
+    nodes = list(decomposition.nodes)
+    root = max(nodes, key=lambda bag: (len(bag), sorted(bag)))
+    index = {root: 0}
+    order, parents = [root], [-1]
+    for parent, child in nx.bfs_edges(decomposition, root):
+        index[child] = len(order)
+        order.append(child)
+        parents.append(index[parent])
+    # Reverse: children first, as _elimination_tree gives them.
+    last = len(order) - 1
+    return ([set(bag) for bag in reversed(order)],
+            [last - p if p >= 0 else -1 for p in reversed(parents)])
+
+
 @pytest.mark.parametrize("use_networkx, merged", [(True, 10), (False, 1), (True, 1)])
 def test_other_decompositions_match_brute_force(monkeypatch, use_networkx, merged):
     # networkx's own heuristic, and bags left unmerged, must give the same exact answers.
     monkeypatch.setattr(counting, "_SINGLE_BAG_BOXES", 1)
-    monkeypatch.setattr(counting, "_USE_NETWORKX", use_networkx)
+    if use_networkx:
+        monkeypatch.setattr(counting, "_elimination_tree", networkx_tree)
     monkeypatch.setattr(counting, "_MERGED_BAG_BOXES", merged)
     for position in game_positions(60, start=2500, max_unknown=16):
         _check(position)
@@ -101,7 +127,7 @@ def test_unknown_total_counts_every_layout_once():
 
 def test_component_polynomial_by_mine_count():
     c = build(Position.from_text("???\n?2?\n???"))
-    part = count_component(c, c.components[0])
+    part = count_component(Problem.of_component(c, c.components[0]))
     assert part.offset == 2 and part.layouts == (comb(8, 2),)
     assert part.box_mines == ((2 * comb(8, 2),),)
 
@@ -118,3 +144,100 @@ def test_deadline_raises_too_hard():
     states[::2, ::2] = rng.integers(1, 4, size=(20, 20))
     with pytest.raises(AnalysisTooHard):
         count(build(Position(states)), deadline=0.0)
+
+
+# -- the sub-problem API: fixing cells, layouts, join ----------------------------------------------
+
+def _with_mines(position: Position, cells) -> Position:
+    """The position with ``cells`` shown as mines: brute force then counts the layouts in which
+    they are mines."""
+    states = position.states.copy()
+    for cell in cells:
+        states[cell] = -3
+    return Position(states, position.total_mines)
+
+
+def test_solutions_fixing_matches_brute_force():
+    rng = np.random.default_rng(11)
+    checked = 0
+    for position in game_positions(150, start=3000):
+        try:
+            result = count(build(position))
+        except InconsistentPosition:
+            continue
+        unknown = sorted(result.constraints.unknown)
+        if not unknown:
+            continue
+        for _ in range(3):
+            picked = [unknown[i] for i in rng.choice(len(unknown), size=min(2, len(unknown)),
+                                                     replace=False)]
+            expected = enumerate_layouts(_with_mines(position, picked)).solutions
+            assert result.solutions_fixing(mines=picked) == expected, (position, picked)
+            checked += 1
+        # Fixing a cell safe and fixing it a mine share out all the layouts.
+        cell = unknown[0]
+        assert (result.solutions_fixing(mines=[cell]) + result.solutions_fixing(safe=[cell])
+                == result.solutions)
+    assert checked > 200
+
+
+def test_layouts_are_exactly_the_brute_force_layouts():
+    checked = 0
+    for position in game_positions(200, start=4000, max_unknown=14):
+        if position.total_mines is None or position.flags:
+            continue  # all_layouts places a known number of mines and reads no flags
+        try:
+            result = count(build(position))
+        except InconsistentPosition:
+            continue
+        known = set(result.constraints.known_mines)
+        expected = {frozenset(board.mines) - known for board in all_layouts(position)}
+        listed = list(result.layouts())
+        assert len(listed) == len(set(listed)) == result.solutions
+        assert set(listed) == expected
+        if result.solutions > 2:
+            assert len(list(result.layouts(limit=2))) == 2
+        checked += 1
+    assert checked > 30
+
+
+def test_problem_layouts_by_number_of_mines():
+    problem = Problem.from_clues([((1, 1), 2, [(0, 0), (0, 1), (0, 2), (1, 0), (1, 2)])])
+    part = count_component(problem)
+    for k, ways in enumerate(part.layouts):
+        found = list(problem.layouts(mines=[part.offset + k]))
+        assert len(found) == ways and all(len(layout) == part.offset + k for layout in found)
+
+
+def test_join_equals_count_and_products():
+    for position in game_positions(100, start=5000):
+        try:
+            result = count(build(position))
+        except InconsistentPosition:
+            continue
+        c = result.constraints
+        joined = join(result.components, len(c.sea), c.remaining)
+        assert joined.solutions == result.solutions and joined.sea_mines == result.sea_mines
+        # The components as one product part join to the same totals.
+        merged = join([together(result.components)], len(c.sea), c.remaining)
+        assert merged.solutions == result.solutions and merged.sea_mines == result.sea_mines
+
+
+def test_fixing_every_cell_leaves_an_empty_problem():
+    problem = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1)])])
+    fixed, placed = problem.fixing(mines=[(0, 0)], safe=[(0, 1)])
+    assert fixed.boxes == () and fixed.needs == (0,) and placed == 1
+    assert count_component(fixed).shifted(placed) == ComponentCount(1, (1,))
+    with pytest.raises(InconsistentPosition):
+        count_component(problem.fixing(mines=[(0, 0), (0, 1)])[0])
+
+
+def test_layouts_without_a_mine_count_list_every_layout_once():
+    for position in game_positions(80, start=4500, max_unknown=12):
+        position = position.with_total_mines(None)
+        try:
+            result = count(build(position))
+        except InconsistentPosition:
+            continue
+        listed = list(result.layouts())
+        assert len(set(listed)) == len(listed) == enumerate_layouts(position).solutions

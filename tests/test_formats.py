@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from msanalysis.board import Board
 from msanalysis.errors import ParseError
-from msanalysis.formats import read_any, read_board, read_position
+from msanalysis.formats import read_any
 from msanalysis.position import Position
 from msanalysis.rules import generate
 
@@ -46,8 +46,8 @@ def test_mine_format_loads_by_extension_and_by_header(tmp_path):
     expected = Position.from_text("mines: 2\n??1.\nF21.")
     (tmp_path / "a.mine").write_text(text)
     (tmp_path / "b.txt").write_text(text)
-    assert read_position(tmp_path / "a.mine") == expected
-    assert read_position(tmp_path / "b.txt") == expected
+    assert Position.load(tmp_path / "a.mine") == expected
+    assert Position.load(tmp_path / "b.txt") == expected
 
 
 @pytest.mark.parametrize("text, line, fragment", [
@@ -57,13 +57,14 @@ def test_mine_format_loads_by_extension_and_by_header(tmp_path):
     ("3x2x1\nHHH\nHXH\n", 3, "unknown character 'X'"),
     ("3x1x1\nHHH\nHHH\n", 3, "more than the 1 rows"),
     ("3x2x1\nHHH\n", None, "the file has 1"),
-    ("3x1x1\nFFH\n", None, "2 flags"),
+    ("3x1x1\nH\u0663H\n", 2, "unknown character"),   # an Arabic-Indic three is no clue
+    ("3x1x\u0663\nHHH\n", 1, "expected WxHxM"),
 ])
 def test_bad_mine_files(tmp_path, text, line, fragment):
     path = tmp_path / "bad.mine"
     path.write_text(text)
     with pytest.raises(ParseError) as caught:
-        read_position(path)
+        Position.load(path)
     assert caught.value.line == line and fragment in str(caught.value)
     assert str(path) in str(caught.value)
 
@@ -74,21 +75,27 @@ def test_read_any_tells_boards_from_positions(tmp_path):
     (tmp_path / "b.txt").write_text("# layout\n*..\n...\n")
     (tmp_path / "p.txt").write_text("?1.\n?1.\n")
     assert read_any(tmp_path / "b.mbf") == board == read_any(tmp_path / "b.txt")
-    assert read_board(tmp_path / "b.mbf") == board
+    assert Board.load(tmp_path / "b.mbf") == board
     assert isinstance(read_any(tmp_path / "p.txt"), Position)
 
 
 def test_a_binary_file_is_named_in_the_error(tmp_path):
     path = tmp_path / "noise.txt"
     path.write_bytes(bytes(range(128, 256)))
-    with pytest.raises(ParseError, match="noise.txt: not a text file"):
-        read_position(path)
+    with pytest.raises(ParseError, match=r"noise\.txt: not a text file"):
+        Position.load(path)
 
 
 def test_a_negative_mine_count_override_is_refused(tmp_path):
     path = tmp_path / "p.mine"
     path.write_text("2x1x1\nH1\n")
     with pytest.raises(ParseError, match="cannot be negative"):
-        read_position(path, total_mines=-1)
+        Position.load(path, total_mines=-1)
     with pytest.raises(ParseError, match="cannot be negative"):
         Position.from_text("??", total_mines=-3)
+
+
+def test_a_mine_file_may_hold_more_flags_than_mines(tmp_path):
+    path = tmp_path / "over.mine"
+    path.write_text("3x1x1\nFFH\n")
+    assert Position.load(path).flags == {(0, 0), (0, 1)}

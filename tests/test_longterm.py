@@ -1,4 +1,4 @@
-"""Tests for msanalysis.longterm: 50/50 formations and their layouts, against brute force."""
+"""Tests for msanalysis.play.longterm: 50/50 formations and their layouts, against brute force."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board
-from msanalysis.longterm import LongTermRisk
+from msanalysis.play.longterm import LongTermRisk
 from msanalysis.position import Position
 from reference import all_layouts, endgame_positions
 
-POSITIONS = endgame_positions(40, seed=7) + [
+POSITIONS = [
+    *endgame_positions(40, seed=7),
     Position.from_text("mines: 3\n??*\n13*"),
     Position.from_text("mines: 4\n*??*\n2332\n...."),
     Position.from_text("mines: 4\n??1.\n??2.\n*?2.\n*?1."),

@@ -6,8 +6,7 @@ from typer.testing import CliRunner
 from msanalysis.board import Board
 from msanalysis.cli import app
 from msanalysis.game import Game
-from msanalysis.noguess import generate_no_guess, solve_without_guessing
-from msanalysis.rules import generate
+from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
 from reference import enumerate_layouts
 
 

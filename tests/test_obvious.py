@@ -7,8 +7,9 @@ import pytest
 from msanalysis.board import neighbours
 from msanalysis.game import Game
 from msanalysis.obvious import deciding_number, obvious_cells
+from msanalysis.play.autoplay import autoplay
+from msanalysis.play.strategies import make_strategy
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
-from msanalysis.strategy import autoplay, make_strategy
 from reference import enumerate_layouts, game_positions
 
 POSITIONS = game_positions(400, start=7000)

@@ -48,8 +48,13 @@ def test_override_the_mine_count():
     ("??9\n", 1, 3, "above 8"),
     ("mines: lots\n??\n", 1, None, "expected 'mines: N'"),
     ("??\nmines: 1\n", 2, None, "before the rows"),
-    ("mines: 1\nFF\n", None, None, "more than the 1 mines"),
+    ("mines: 1\n**\n", None, None, "2 shown mines, more than the 1 mines"),
     ("mines: 5\n??\n", None, None, "do not fit"),
+    ("mines: 1\nmines: 2\n??\n", 2, None, "a second 'mines:' header (the first is on line 1)"),
+    ("mines: \u0663\n??\n", 1, None, "digits 0-9"),           # an Arabic-Indic three
+    ("mines: 1_0\n??\n", 1, None, "digits 0-9"),
+    ("?\u00b2\n", 1, 2, "unknown character"),                   # a superscript two
+    ("?\u0663\n", 1, 2, "unknown character"),
 ])
 def test_parse_errors(text, line, column, fragment):
     with pytest.raises(ParseError) as caught:
@@ -65,3 +70,16 @@ def test_cell_sets_and_save_load(tmp_path):
     path = tmp_path / "p.txt"
     position.save(path)
     assert Position.load(path) == position
+
+
+def test_flags_may_outnumber_the_mines():
+    # Real games allow it; the analysis then says a flag is wrong, or ignores flags.
+    from msanalysis.analysis import analyze
+    from msanalysis.errors import InconsistentPosition
+
+    position = Position.from_text("mines: 1\nFF?\n111")
+    assert position.flags == {(0, 0), (0, 1)}
+    with pytest.raises(InconsistentPosition, match="the flags outnumber the mines"):
+        analyze(position)
+    analysis = analyze(position, ignore_flags=True)
+    assert analysis.solutions == 1 and analysis.forced_mines == {(0, 1)}

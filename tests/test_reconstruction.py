@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from seed003_backtrack import backtrack
 
 from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstruction, reconstruct
-from msanalysis._backtrack import backtrack
 from msanalysis.reconstruction import ENGINES, RULES
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"

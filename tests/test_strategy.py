@@ -1,18 +1,25 @@
-"""Tests for msanalysis.strategy: moves, the autoplayer and the strategies."""
+"""Tests for the play layer's strategies: moves, the autoplayer, paper, safest, best, endgame."""
 
 from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
+from msanalysis.analysis import analyze
 from msanalysis.board import neighbours
 from msanalysis.game import Game
+from msanalysis.play.autoplay import Move, Strategy, autoplay
+from msanalysis.play.best import BestStrategy
+from msanalysis.play.endgame import Endgame
+from msanalysis.play.outlook import Outlook
+from msanalysis.play.paper import PaperStrategy, _enumerate, _frontier_groups, _propagate
+from msanalysis.play.safest import SafestStrategy
+from msanalysis.play.strategies import STRATEGIES, make_strategy
 from msanalysis.position import Position
-from msanalysis.strategy import (STRATEGIES, Move, PaperStrategy, Strategy, _enumerate,
-                                 _frontier_groups, _propagate, autoplay, make_strategy)
 from reference import all_layouts, endgame_positions, enumerate_layouts, game_positions
 
 POSITIONS = [p for p in game_positions(120) if enumerate_layouts(p).solutions]
@@ -126,11 +133,6 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
 
 # -- safest and best ---------------------------------------------------------------------------
 
-from fractions import Fraction  # noqa: E402
-
-from msanalysis.analysis import analyze  # noqa: E402
-from msanalysis.outlook import Outlook  # noqa: E402
-from msanalysis.strategy import BestStrategy, SafestStrategy, _Endgame  # noqa: E402
 
 def _needs_guess(position: Position) -> bool:
     if position.total_mines is None or position.is_lost:
@@ -213,7 +215,7 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
 
 def test_endgame_on_a_fifty_fifty():
     analysis = analyze(Position.from_text("mines: 1\n??\n11"))
-    cell, chance = _Endgame(analysis, 1000).best()
+    cell, chance = Endgame(analysis, 1000).best()
     assert chance == 0.5 and cell == (0, 0)
 
 
@@ -221,7 +223,7 @@ def _best_play(position: Position) -> float:
     """The chance of winning ``position`` with perfect play, by brute force over the game tree.
 
     Every layout is a :class:`Board`; a click shows what the board's numbers and a flood fill
-    of its zeros show; any covered cell may be clicked, safe or not. Independent of _Endgame.
+    of its zeros show; any covered cell may be clicked, safe or not. Independent of Endgame.
     """
     from msanalysis.board import Board
 
@@ -266,7 +268,7 @@ ENDGAMES = endgame_positions(25, needs_guess=_needs_guess)
 
 @pytest.mark.parametrize("position", ENDGAMES)
 def test_endgame_finds_the_best_play_of_brute_force(position):
-    endgame = _Endgame(analyze(position), 10_000)
+    endgame = Endgame(analyze(position), 10_000)
     cell, chance = endgame.best()
     assert chance == pytest.approx(_best_play(position))
     # ... and clicking the chosen cell first reaches it.

@@ -6,8 +6,8 @@ so every mark's position tells which cell it belongs to.
 
 import subprocess
 import sys
-from pathlib import Path
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -227,8 +227,9 @@ def test_the_core_does_not_import_the_pictures():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-SEED_003 = "\n".join(line for line in (Path(__file__).resolve().parent.parent / "puzzles" /
-                                       "reconstruct" / "seed003-mosaic.txt").read_text().splitlines()
+SEED_003_FILE = (Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
+                 / "seed003-mosaic.txt")
+SEED_003 = "\n".join(line for line in SEED_003_FILE.read_text().splitlines()
                      if line and not line.startswith("#"))
 
 

@@ -3,8 +3,9 @@
 :func:`solve_without_guessing` plays a board from its first click revealing only cells that
 :func:`~msanalysis.analysis.analyze` proves safe (with the global mine count), and says whether
 that clears the board or where logic runs out. :func:`generate_no_guess` draws ``safe-opening``
-layouts from a seed until one can be won that way. Choosing guesses is
-:mod:`msanalysis.strategy`'s job; this module never guesses.
+layouts from a seed until one can be won that way, and :func:`generate` makes a layout under any
+first-click rule, ``no-guess`` included (the model's :func:`msanalysis.rules.generate` takes the
+others). Choosing guesses is the strategies' job; this module never guesses.
 """
 
 from __future__ import annotations
@@ -14,11 +15,13 @@ from dataclasses import dataclass
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board, Cell
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.position import Position
-from msanalysis.rules import generate
+from msanalysis.rules import FirstClick
+from msanalysis.rules import generate as generate_by_rule
 
-__all__ = ["NoGuessResult", "solve_without_guessing", "generate_no_guess"]
+__all__ = ["NoGuessResult", "generate", "generate_no_guess", "solve_without_guessing"]
 
 
 @dataclass(frozen=True)
@@ -116,13 +119,34 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     True
     """
     if attempts < 1:
-        raise ValueError(f"attempts must be at least 1, got {attempts}")
+        raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     draws = random.Random(seed)
     for _ in range(attempts):
-        board = generate(width, height, mines, rules="safe-opening", first_click=first_click,
-                         seed=draws.getrandbits(64))
+        board = generate_by_rule(width, height, mines, rules="safe-opening",
+                                 first_click=first_click, seed=draws.getrandbits(64))
         if solve_without_guessing(board, first_click, rules="safe-opening").solvable:
             return board
-    raise ValueError(f"no layout of {mines} mines on {width}x{height} that can be won without a "
+    raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
                      f"guess from {first_click} in {attempts} attempts; try fewer mines or more "
                      "attempts")
+
+
+def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
+             first_click: Cell | None = None, seed: int | None = None) -> Board:
+    """Generate a mine layout under any first-click rule, reproducibly from ``seed``.
+
+    ``no-guess`` is :func:`generate_no_guess`; the other rules are
+    :func:`msanalysis.rules.generate`'s (see there for the parameters and errors).
+
+    Examples
+    --------
+    >>> board = generate(9, 9, 10, rules="no-guess", first_click=(4, 4), seed=1)
+    >>> solve_without_guessing(board, (4, 4)).solvable
+    True
+    """
+    if FirstClick.parse(rules) is FirstClick.NO_GUESS:
+        if first_click is None:
+            raise InvalidInput("rules 'no-guess' need the first click")
+        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed)
+    return generate_by_rule(width, height, mines, rules=rules, first_click=first_click,
+                            seed=seed)

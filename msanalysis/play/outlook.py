@@ -10,18 +10,14 @@ count with the sea, as :func:`msanalysis.counting.count` does.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
-from operator import mul
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.constraints import Box, Clue, Component
-from msanalysis.counting import ComponentCount, count_component, together
+from msanalysis.counting import ComponentCount, Problem, count_component, join, together
 from msanalysis.errors import InconsistentPosition
 
-__all__ = ["Outlook", "Outcome"]
+__all__ = ["Outcome", "Outlook"]
 
 
 class Outlook:
@@ -89,7 +85,12 @@ class Outlook:
                      for j in component.box_ids]
             self.safest_two.append(_two_lowest(risks))
 
-    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list["Outcome"] | None:
+    @overload
+    def outcomes(self, cell: Cell, cutoff: None = None) -> list[Outcome]: ...
+    @overload
+    def outcomes(self, cell: Cell, cutoff: float) -> list[Outcome] | None: ...
+
+    def outcomes(self, cell: Cell, cutoff: float | None = None) -> list[Outcome] | None:
         """What revealing ``cell`` may show: one :class:`Outcome` per possible number.
 
         ``layouts`` counts the layouts in which ``cell`` is safe and shows that number (they add
@@ -128,40 +129,26 @@ class Outlook:
                     return []  # the cell is a mine in every layout
         certain = sum(self.certain_per_component[k] for k in touched)
         others = [part for k, part in enumerate(self.counts.components) if k not in touched]
+        rest = together(others)  # the untouched components as one part
         sea = len(self.sea) - sum(n in self.sea for n in (cell, *near))
         remaining = constraints.remaining
-        # The clues of the touched components, and the cell's own (its number left open).
+        # The clues of the touched components, and the cell's own (its number left open). Its
+        # boxes are the same whatever number the cell shows; only its own clue's need changes.
         clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
-        # Boxes: cells touching the same clues, numbered in order of first appearance. They
-        # are the same whatever number the cell shows; only its own clue's count changes.
-        signature: dict[Cell, list[int]] = {}
-        for i, (_, _, _, cells) in enumerate(clues):
-            for c in cells:
-                signature.setdefault(c, []).append(i)
-        grouped: dict[tuple[int, ...], list[Cell]] = {}
-        for c, ids in signature.items():
-            grouped.setdefault(tuple(ids), []).append(c)
-        boxes = [Box(tuple(cells), ids) for ids, cells in grouped.items()]
-        box_of = {c: j for j, box in enumerate(boxes) for c in box.cells}
-        clue_objects = [Clue(at, shown, mines, cells, tuple(sorted({box_of[c] for c in cells})))
-                        for at, shown, mines, cells in clues]
-        component = Component(tuple(c[0] for c in clues), tuple(box_of), tuple(
-            box.cells for box in boxes), tuple(range(len(clues))), tuple(range(len(boxes))))
+        problem = Problem.from_clues((at, mines, cells) for at, _, mines, cells in clues)
         results = []
         for number in range(known, known + len(near) + 1):
-            local = ComponentCount(certain, (1,), ()) if certain else None
-            if clue_objects:
+            local = ComponentCount(certain, (1,)) if certain else None
+            if clues:
                 if near:
-                    own = clue_objects[-1]
-                    clue_objects[-1] = Clue(cell, number, number - known, own.cells, own.boxes)
+                    problem = problem.with_need(len(clues) - 1, number - known)
                 try:
-                    local = count_component(_LocalConstraints(clue_objects, boxes), component)
+                    local = count_component(problem).shifted(certain)
                 except InconsistentPosition:
                     continue
-                if certain:
-                    local = ComponentCount(local.offset + certain, local.layouts,
-                                           local.box_mines)
-            layouts, box_mines, sea_mines = _join(others, local, sea, remaining)
+            joined = join([rest] if local is None else [rest, local], sea, remaining)
+            layouts = joined.solutions
+            box_mines = [] if local is None else joined.box_mines(1)
             if layouts:
                 progress = any(m == 0 for m in box_mines)
                 if not progress and remaining is not None:
@@ -174,10 +161,10 @@ class Outlook:
                     # probabilities; the recounted boxes and the sea are counted again.
                     risks = [(r, 1) for k, two in enumerate(self.safest_two) if k not in touched
                              for r in two]
-                    risks += [(m / (box.size * layouts), box.size)
-                              for m, box in zip(box_mines, boxes)]
+                    risks += [(m / (len(box) * layouts), len(box))
+                              for m, box in zip(box_mines, problem.boxes)]
                     if sea:
-                        risks.append((sea_mines / (sea * layouts), sea))
+                        risks.append((joined.sea_mines / (sea * layouts), sea))
                     if certain:
                         risks.append((1.0, certain))  # the certain mines left out above
                     first, second = _two_lowest(risks) or (0.0, 0.0)
@@ -220,70 +207,22 @@ class Outcome(NamedTuple):
     safety: float
 
 
-@dataclass(frozen=True)
-class _LocalConstraints:
-    """The two fields :func:`msanalysis.counting.count_component` reads from a Constraints."""
-
-    clues: list
-    boxes: list
-
-
-def _join(others: list, local: Any, sea: int,
-          remaining: int | None) -> tuple[int, list[int], int]:
-    """Layouts of the whole position, the mines of each local box and of the sea over them.
-
-    ``others`` are the counts of the untouched components, ``local`` the count of the recounted
-    part (or None), joined with ``sea`` free cells under ``remaining`` mines (None: unknown).
-    Returns ``(layouts, mines per local box, mines in the sea)``, each summed over the layouts.
-    """
-    if remaining is None:
-        product = 1 << sea
-        for part in others:
-            product *= part.total
-        total = product * (1 if local is None else local.total)
-        box_mines = [] if local is None else [sum(m) * product for m in local.box_mines]
-        return total, box_mines, total * sea // 2  # a sea cell is a mine in half the layouts
-    base, poly = together(others)
-    offset, layouts = (0, (1,)) if local is None else (local.offset, local.layouts)
-    # rest[k], sea_rest[k]: layouts of everything else, and their sea mines, when the local part
-    # holds offset + k mines.
-    rest, sea_rest = [], []
-    for k in range(len(layouts)):
-        ways = mines = 0
-        for t, p in enumerate(poly):
-            left = remaining - base - offset - k - t
-            if p and 0 <= left <= sea:
-                w = p * comb(sea, left)
-                ways += w
-                mines += w * left
-        rest.append(ways)
-        sea_rest.append(mines)
-    total = sum(map(mul, layouts, rest))
-    sea_mines = sum(map(mul, layouts, sea_rest))
-    if local is None:
-        return total, [], sea_mines
-    return total, [sum(map(mul, mines, rest)) for mines in local.box_mines], sea_mines
-
-
-def _count_forces_safe(parts: list, sea: int, remaining: int) -> bool:
+def _count_forces_safe(parts: list[ComponentCount], sea: int, remaining: int) -> bool:
     """Whether the mine count makes a box of some part, or the sea, safe in every layout.
 
     Only a count that rules out some of the parts' combined mine totals can do that; when it
-    rules out none (the usual case, with a large sea) this costs one convolution.
+    rules out none (the usual case, with a large sea) this costs one product of polynomials.
     """
-    base, poly = together(parts)
-    left = [remaining - base - t for t, p in enumerate(poly) if p]
+    product = together(parts)
+    left = [remaining - product.offset - t for t, p in enumerate(product.layouts) if p]
     if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
         return True  # every layout puts all the mines on the frontier
     if all(0 <= n <= sea for n in left):
         # The count rules nothing out: each part is free, and a part with a forced cell of its
         # own would have made it forced before the reveal too.
         return False
-    for i, part in enumerate(parts):
-        _, box_mines, _ = _join(parts[:i] + parts[i + 1:], part, sea, remaining)
-        if any(m == 0 for m in box_mines):
-            return True
-    return False
+    joined = join(parts, sea, remaining)
+    return any(m == 0 for i in range(len(parts)) for m in joined.box_mines(i))
 
 
 def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[()]:

@@ -2,7 +2,7 @@
 
 Game ``i`` of a run starting at ``seed`` is generated and played with seed ``seed + i``, so a run
 is reproducible and can be split across workers in any way: the same seeds give the same games,
-whatever the number of jobs. Playing one game is :func:`msanalysis.strategy.autoplay`'s job;
+whatever the number of jobs. Playing one game is :func:`msanalysis.play.autoplay.autoplay`'s job;
 this module only deals the seeds out and adds the results up (:class:`Summary`, with a Wilson
 95% interval on the win rate).
 """
@@ -13,17 +13,34 @@ import math
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
-from msanalysis.rules import DIFFICULTIES, board_size, default_first_click, generate
-from msanalysis.strategy import autoplay, make_strategy
+from msanalysis.play.autoplay import Move, autoplay
+from msanalysis.play.noguess import generate
+from msanalysis.play.strategies import make_strategy
+from msanalysis.replay import ReplayRecorder, save_replay
+from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
 
-__all__ = ["PlaySpec", "GameResult", "Summary", "Paired", "wilson_interval", "play_one",
-           "run_games", "bench", "paired"]
+if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
+    from distributed import Client
+
+__all__ = [
+    "GameResult",
+    "Paired",
+    "PlaySpec",
+    "Summary",
+    "bench",
+    "paired",
+    "play_one",
+    "run_games",
+    "wilson_interval",
+]
 
 _Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal distribution
 
@@ -46,19 +63,20 @@ class PlaySpec:
     first_click: Cell = (0, 0)
     strategy: str = "best"
     options: tuple[tuple[str, Any], ...] = ()
-    """Keyword options of the strategy (see :func:`msanalysis.strategy.make_strategy`), as
+    """Keyword options of the strategy (see :func:`msanalysis.play.strategies.make_strategy`), as
     ``(name, value)`` pairs so that the spec stays hashable and can be sent to workers."""
 
     @classmethod
     def standard(cls, difficulty: str | None = None, *, width: int | None = None,
                  height: int | None = None, mines: int | None = None, rules: str = "safe-cell",
                  first_click: Cell | None = None, strategy: str = "best",
-                 options: dict[str, Any] | None = None) -> "PlaySpec":
+                 options: dict[str, Any] | None = None) -> PlaySpec:
         """A spec from a difficulty name and/or sizes, with the rule's default first click."""
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
-            first_click = default_first_click(rules)
-        return cls(width, height, mines, rules, tuple(first_click), strategy,
+            first_click = default_first_click(rules, width=width, height=height)
+        row, col = first_click  # a pair, whatever sequence it came as
+        return cls(width, height, mines, rules, (row, col), strategy,
                    tuple(sorted((options or {}).items())))
 
     def check(self) -> None:
@@ -66,10 +84,10 @@ class PlaySpec:
 
         Examples
         --------
-        >>> PlaySpec(9, 9, 81, strategy="paper").check()
+        >>> PlaySpec(9, 9, 81, strategy="paper").check()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
         ...
-        ValueError: 81 mines do not fit on a 9x9 board with the first click free: at most 80
+        msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first ...
         """
         make_strategy(self.strategy, seed=0, **dict(self.options))
         generate(self.width, self.height, self.mines, rules=self.rules,
@@ -99,10 +117,12 @@ class GameResult:
     guessed: tuple[Cell, ...] = ()
 
 
-def play_one(spec: PlaySpec, seed: int) -> GameResult:
+def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) -> GameResult:
     """Generate and play game ``seed`` of ``spec``.
 
-    The strategy's own randomness is seeded with the same seed.
+    The strategy's own randomness is seeded with the same seed. With ``replays``, the game is
+    also saved there as a replay (:func:`msanalysis.replay.save_replay`), named
+    :func:`replay_name`.
 
     Examples
     --------
@@ -112,17 +132,39 @@ def play_one(spec: PlaySpec, seed: int) -> GameResult:
     (4, True)
     """
     start = time.perf_counter()
-    game = Game.started(spec.width, spec.height, spec.mines, rules=spec.rules,
-                        first_click=spec.first_click, seed=seed)
+    game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
+                         first_click=spec.first_click, seed=seed), rules=spec.rules)
+    recorder = ReplayRecorder(game, player=spec.strategy) if replays is not None else None
+    (recorder.reveal if recorder is not None else game.reveal)(spec.first_click)
     guessed: list[Cell] = []
+
+    def on_move(move: Move) -> None:
+        if move.guess:
+            guessed.append(move.cell)
+        if recorder is not None:
+            recorder(move)
+
     played = autoplay(game, make_strategy(spec.strategy, seed=seed, **dict(spec.options)),
-                      on_move=lambda move: guessed.append(move.cell) if move.guess else None)
-    return GameResult(seed, played.won, played.guesses, time.perf_counter() - start,
-                      tuple(guessed))
+                      on_move=on_move)
+    seconds = time.perf_counter() - start
+    if recorder is not None and replays is not None:
+        save_replay(recorder.replay(), Path(replays) / replay_name(spec, seed))
+    return GameResult(seed, played.won, played.guesses, seconds, tuple(guessed))
 
 
-def _play_chunk(spec: PlaySpec, seeds: list[int]) -> list[GameResult]:
-    return [play_one(spec, seed) for seed in seeds]
+def replay_name(spec: PlaySpec, seed: int) -> str:
+    """The file name game ``seed`` of ``spec`` is saved under as a replay.
+
+    >>> replay_name(PlaySpec(30, 16, 99), 7)
+    '30x16-99-safe-cell-best-seed7.msreplay.jsonl'
+    """
+    return (f"{spec.width}x{spec.height}-{spec.mines}-{spec.rules}-{spec.strategy}-seed{seed}"
+            ".msreplay.jsonl")
+
+
+def _play_chunk(spec: PlaySpec, seeds: list[int],
+                replays: str | Path | None = None) -> list[GameResult]:
+    return [play_one(spec, seed, replays=replays) for seed in seeds]
 
 
 def _ignore_interrupts() -> None:
@@ -135,8 +177,22 @@ def _chunks(seeds: range, size: int) -> list[list[int]]:
     return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
 
 
+MAX_JOBS = 64
+"""The most local worker processes one run starts (more would only contend for the cores)."""
+
+
+def check_jobs(jobs: int) -> None:
+    """Refuse a number of local worker processes outside 1 to :data:`MAX_JOBS`.
+
+    >>> check_jobs(2)
+    """
+    if not 1 <= jobs <= MAX_JOBS:
+        raise InvalidInput(f"--jobs takes 1 to {MAX_JOBS} local worker processes, got {jobs}")
+
+
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-              dask: str | object | None = None, chunk: int | None = None) -> Iterator[GameResult]:
+              dask: str | Client | None = None, chunk: int | None = None,
+              replays: str | Path | None = None) -> Generator[GameResult, None, None]:
     """Play games ``seed`` .. ``seed + games - 1``, yielding each result as it finishes.
 
     Parameters
@@ -153,6 +209,9 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     chunk : int, optional
         Games per task sent to a worker; by default small enough to keep every worker busy and
         the progress smooth, large enough that the dispatch costs little.
+    replays : str or Path, optional
+        A folder to save every game in as a replay (see :func:`play_one`); on Dask the workers
+        must see it.
 
     Yields
     ------
@@ -166,16 +225,15 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     [10, 11, 12]
     """
     if games < 0:
-        raise ValueError(f"the number of games cannot be negative, got {games}")
-    if jobs < 1:
-        raise ValueError(f"--jobs must be at least 1, got {jobs}")
+        raise InvalidInput(f"the number of games cannot be negative, got {games}")
+    check_jobs(jobs)
     seeds = range(seed, seed + games)
     if dask is not None:
-        yield from _run_dask(spec, seeds, dask, chunk)
+        yield from _run_dask(spec, seeds, dask, chunk, replays)
         return
     if jobs == 1:
         for s in seeds:
-            yield play_one(spec, s)
+            yield play_one(spec, s, replays=replays)
         return
     import multiprocessing
     from functools import partial
@@ -183,25 +241,29 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     size = chunk or max(1, min(50, games // (jobs * 20)))
     # Leaving the block terminates the workers, so an interrupted run stops at once.
     with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
-        for part in pool.imap_unordered(partial(_play_chunk, spec), _chunks(seeds, size)):
+        for part in pool.imap_unordered(partial(_play_chunk, spec, replays=replays),
+                                        _chunks(seeds, size)):
             yield from part
 
 
-def _run_dask(spec: PlaySpec, seeds: range, dask: str | object,
-              chunk: int | None) -> Iterator[GameResult]:
+def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
+              replays: str | Path | None) -> Iterator[GameResult]:
     try:
         from distributed import Client, as_completed
     except ImportError:
-        raise ValueError("running on Dask needs the 'distributed' package: "
+        raise InvalidInput("running on Dask needs the 'distributed' package: "
                          "pip install 'msanalysis[dask]'") from None
-    own = isinstance(dask, str)
-    client = Client(dask, timeout="10s") if own else dask
+    if isinstance(dask, str):  # an address: our own client, closed when done
+        client, own = Client(dask, timeout="10s"), True
+    else:
+        client, own = dask, False
     futures = []
     try:
         workers = max(1, sum(client.nthreads().values()))
         size = chunk or max(1, min(200, len(seeds) // (workers * 20)))
         parts = _chunks(seeds, size)
-        futures = client.map(_play_chunk, [spec] * len(parts), parts, pure=False)
+        futures = client.map(_play_chunk, [spec] * len(parts), parts,
+                             [replays] * len(parts), pure=False)
         for future in as_completed(futures):
             yield from future.result()
     finally:
@@ -355,13 +417,13 @@ class Summary:
 
 
 def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
-          dask: str | object | None = None,
+          dask: str | Client | None = None, replays: str | Path | None = None,
           on_result: Callable[[GameResult], None] | None = None) -> Summary:
     """Run games and summarise them; Ctrl-C stops the run and returns what finished so far.
 
     Parameters
     ----------
-    spec, games, seed, jobs, dask
+    spec, games, seed, jobs, dask, replays
         As for :func:`run_games`.
     on_result : callable, optional
         Called with each result as it arrives (for a progress bar).
@@ -384,7 +446,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     spec.check()
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
-    results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask)
+    results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask, replays=replays)
     try:
         for result in results:
             summary.add(result)

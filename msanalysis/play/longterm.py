@@ -14,20 +14,19 @@ known ones (the only ones likely enough to matter), and credits them to X and to
 whose mine would complete it (its *enabler*).
 
 The idea and its weight come from JSMinesweeper's "50/50 influence"; the counts here are our
-exact counts of the position with the formation's mines added.
+exact counts of the position with the formation's mines fixed
+(:meth:`msanalysis.counting.Count.solutions_fixing`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from msanalysis.board import Cell
-from msanalysis.constraints import build
-from msanalysis.counting import count
-from msanalysis.errors import InconsistentPosition
-from msanalysis.position import HIDDEN, MINE, Position
+from msanalysis.position import HIDDEN
 
 __all__ = ["LongTermRisk"]
 
@@ -46,6 +45,7 @@ class LongTermRisk:
     read from a number, so each one is a guess that has to be made some time.
 
     >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
     >>> p = Position.from_text("mines: 3\\n??*\\n13*")
     >>> risk = LongTermRisk(analyze(p))
     >>> risk.influence((0, 0)), risk.influence((0, 1)), analyze(p).solutions
@@ -94,14 +94,14 @@ class LongTermRisk:
             return None
         return missing
 
-    def _patterns(self, cell: Cell):
+    def _patterns(self, cell: Cell) -> list[tuple[tuple[Cell, ...], Cell | None, list[Cell]]]:
         """``(cells, mine, outer cells still to fill)`` of every formation ``cell`` plays in.
 
         ``mine`` is the cell of the formation whose mine the layouts counted hold: ``cell``
         itself, or None when ``cell`` is the enabler of a pair.
         """
         r, c = cell
-        found = []
+        found: list[tuple[tuple[Cell, ...], Cell | None, list[Cell]]] = []
         # Pairs side by side: (r, c0), (r, c0 + 1); beyond them columns c0 - 1 and c0 + 2.
         for pair_cells, outer in self._pairs_near(r, c):
             missing = self._formation(pair_cells, outer)
@@ -119,7 +119,7 @@ class LongTermRisk:
                     found.append((block, cell, []))
         return found
 
-    def _pairs_near(self, r: int, c: int):
+    def _pairs_near(self, r: int, c: int) -> Iterator[tuple[tuple[Cell, ...], list[Cell]]]:
         """Pairs containing (r, c) or with (r, c) among their outer cells, both directions."""
         for flip in (False, True):
             rr, cc = (c, r) if flip else (r, c)
@@ -127,7 +127,7 @@ class LongTermRisk:
             starts += [(rr + d, cc + 1) for d in (-1, 0, 1)]  # the cell is beyond the first
             starts += [(rr + d, cc - 2) for d in (-1, 0, 1)]  # ... or beyond the second
             for a, b in starts:
-                pair = ((a, b), (a, b + 1))
+                pair: tuple[Cell, ...] = ((a, b), (a, b + 1))
                 outer = [(a + d, b - 1) for d in (-1, 0, 1)] + [(a + d, b + 2) for d in (-1, 0, 1)]
                 if flip:
                     pair = tuple((y, x) for x, y in pair)
@@ -139,14 +139,7 @@ class LongTermRisk:
     def _layouts(self, mines: frozenset[Cell]) -> int:
         """Layouts of the position in which every cell of ``mines`` holds a mine."""
         if mines not in self._tallies:
-            states = self.position.states.copy()
-            for cell in mines:
-                states[cell] = MINE
-            try:
-                total = count(build(Position(states, self.position.total_mines))).solutions
-            except InconsistentPosition:
-                total = 0
-            self._tallies[mines] = total
+            self._tallies[mines] = self.analysis.counts.solutions_fixing(mines=mines)
         return self._tallies[mines]
 
     def _tally(self, cells: tuple[Cell, ...], mine: Cell, missing: list[Cell]) -> int:
@@ -192,6 +185,12 @@ class LongTermRisk:
         return int(min(pairs + block, mines, solutions - mines))
 
 
+def _at(dr: int, dc: int, grid: np.ndarray) -> np.ndarray:
+    """``grid[a + dr, b + dc]`` for every cell ``(a, b)`` of a board padded by 2: a view."""
+    height, width = grid.shape[0] - 4, grid.shape[1] - 4
+    return grid[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
+
+
 def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
     """Cells that may play in a formation: a quick filter, with numpy, before any counting.
 
@@ -208,24 +207,20 @@ def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
         R = np.zeros_like(H)
         H[2:-2, 2:-2], R[2:-2, 2:-2] = h, r
 
-        def at(dr: int, dc: int, grid: np.ndarray) -> np.ndarray:
-            # grid[a + dr, b + dc] for every pair start (a, b) on the board.
-            return grid[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
-
         outer = [(d, -1) for d in (-1, 0, 1)] + [(d, 2) for d in (-1, 0, 1)]
-        shown = sum(at(dr, dc, R) for dr, dc in outer)
-        open_ = sum(at(dr, dc, H) for dr, dc in outer)
-        pair = (at(0, 0, H) & at(0, 1, H)).astype(bool) & (shown == 0) & (open_ <= 1)
+        shown = sum(_at(dr, dc, R) for dr, dc in outer)
+        open_ = sum(_at(dr, dc, H) for dr, dc in outer)
+        pair = (_at(0, 0, H) & _at(0, 1, H)).astype(bool) & (shown == 0) & (open_ <= 1)
         mark = np.zeros((height + 4, width + 4), dtype=bool)
         for dr, dc in [(0, 0), (0, 1), *outer]:
-            view = mark[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
-            view |= pair & at(dr, dc, H).astype(bool)
+            view = _at(dr, dc, mark)
+            view |= pair & _at(dr, dc, H).astype(bool)
         if not flip:  # 2x2 blocks, once: corners none open, none shown
             corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
-            block = (at(0, 0, H) & at(0, 1, H) & at(1, 0, H) & at(1, 1, H)).astype(bool)
-            block &= sum(at(dr, dc, R) + at(dr, dc, H) for dr, dc in corners) == 0
+            block = (_at(0, 0, H) & _at(0, 1, H) & _at(1, 0, H) & _at(1, 1, H)).astype(bool)
+            block &= sum(_at(dr, dc, R) + _at(dr, dc, H) for dr, dc in corners) == 0
             for dr, dc in [(0, 0), (0, 1), (1, 0), (1, 1)]:
-                view = mark[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
+                view = _at(dr, dc, mark)
                 view |= block
         marked |= (mark[2:-2, 2:-2].T if flip else mark[2:-2, 2:-2])
     return marked

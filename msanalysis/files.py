@@ -1,0 +1,66 @@
+"""Reading the toolkit's input files, with a bound on how much is read.
+
+Every file the toolkit reads (positions, boards, number grids, replays) goes through
+:func:`read_bytes` or :func:`read_text`, which refuse a file larger than :data:`MAX_FILE_BYTES`
+instead of reading an endless stream (``/dev/zero``) or a huge file into memory. What a file
+holds is read by the types it describes; :mod:`msanalysis.formats` tells which one it is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from msanalysis.errors import ParseError
+
+__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "read_bytes", "read_text"]
+
+MAX_FILE_BYTES = 64 * 1024 * 1024
+"""The most bytes read from one input: a position of the largest size the toolkit holds (10
+million cells) is about 10 MB of text, a replay a few MB."""
+
+
+def limited(data: bytes, source: str) -> bytes:
+    """``data``, or a ParseError naming ``source`` when it is over :data:`MAX_FILE_BYTES`."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ParseError(f"more than {MAX_FILE_BYTES // (1024 * 1024)} MiB: too large for a "
+                         "position, board, number grid or replay (is it the right file?)",
+                         source=source)
+    return data
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file, reading at most one byte past :data:`MAX_FILE_BYTES`.
+
+    Raises
+    ------
+    ParseError
+        Naming the file when it is larger.
+    OSError
+        When it cannot be read.
+    """
+    with open(path, "rb") as stream:
+        return limited(stream.read(MAX_FILE_BYTES + 1), str(path))
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a file; a file that is not UTF-8 text, or too large, is a ParseError."""
+    try:
+        return read_bytes(path).decode("utf-8")
+    except UnicodeDecodeError:
+        raise ParseError("not a text file (expected rows of cell characters)",
+                         source=str(path)) from None
+
+
+def decode_text(data: bytes) -> str | None:
+    """The bytes as text when they are printable UTF-8 text, else None (binary data, like MBF).
+
+    Examples
+    --------
+    >>> decode_text(b"*.\\n.."), decode_text(bytes([2, 1, 0, 1, 1, 0]))
+    ('*.\\n..', None)
+    """
+    try:
+        text = data.decode()
+    except UnicodeDecodeError:
+        return None
+    return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None

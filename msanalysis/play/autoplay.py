@@ -1,0 +1,199 @@
+"""Playing a game with a strategy: moves, the strategy protocol, and :func:`autoplay`.
+
+A strategy looks at a :class:`~msanalysis.position.Position` (and, when it wants one, the
+:class:`~msanalysis.analysis.Analysis` of it) and returns the moves to make next: every cell it
+knows to be safe at once, or one guess. :func:`autoplay` applies the moves to a
+:class:`~msanalysis.game.Game` until it is won or lost. The strategies themselves live beside this
+module (:mod:`msanalysis.play.strategies` names them); running many seeded games and measuring
+the win rate is :mod:`msanalysis.play.bench`'s job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from msanalysis.board import Cell
+from msanalysis.errors import InvalidInput
+from msanalysis.game import Game
+from msanalysis.position import Position
+
+__all__ = ["Move", "MoveKind", "Played", "Strategy", "autoplay"]
+
+
+class MoveKind(StrEnum):
+    """What a :class:`Move` does."""
+
+    REVEAL = "reveal"
+    FLAG = "flag"
+
+    def __repr__(self) -> str:
+        return repr(self.value)
+
+
+REVEAL, FLAG_MOVE = MoveKind.REVEAL, MoveKind.FLAG
+
+
+@dataclass(frozen=True)
+class Move:
+    """One action on the board.
+
+    Parameters
+    ----------
+    kind : {"reveal", "flag"}
+    cell : (row, col)
+    guess : bool
+        True for a reveal that may hit a mine (the strategy could not prove the cell safe).
+    explanation : str, optional
+        Why the strategy chose this move; filled in only when the strategy was asked to explain.
+        It takes no part in comparisons.
+
+    Examples
+    --------
+    >>> Move("reveal", (2, 3))
+    Move(kind='reveal', cell=(2, 3), guess=False, explanation=None)
+    >>> Move("reveal", (2, 3), explanation="why") == Move("reveal", (2, 3))
+    True
+    """
+
+    kind: MoveKind
+    cell: Cell
+    guess: bool = False
+    explanation: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        try:
+            object.__setattr__(self, "kind", MoveKind(self.kind))
+        except ValueError:
+            raise InvalidInput(f"unknown move kind {self.kind!r}; expected 'reveal' or 'flag'") \
+                from None
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """What :func:`autoplay` needs from a strategy.
+
+    ``uses_analysis`` says whether :func:`autoplay` should pass the
+    :class:`~msanalysis.analysis.Analysis` of each position (otherwise it passes None).
+    ``choose`` returns at least one move while the game is being played. A strategy object plays
+    one game: it may keep state between turns, and its random choices come from the seed it was
+    made with, so a game replays exactly.
+
+    A strategy may also have ``obvious(position) -> list[Move]``: moves it finds without an
+    analysis. :func:`autoplay` asks for those first and analyses the position only when there
+    are none; most turns of a game need no analysis.
+    """
+
+    name: str
+    uses_analysis: bool
+
+    def choose(self, position: Position, analysis: Any) -> list[Move]:
+        ...
+
+
+@dataclass(frozen=True)
+class Played:
+    """How a game played by :func:`autoplay` went.
+
+    Attributes
+    ----------
+    status : {"won", "lost"}
+    guesses : int
+        Reveals the strategy could not prove safe (the first click is not counted).
+    moves : int
+        Moves applied, first click excluded.
+    turns : int
+        Times the strategy was asked for moves (its obvious moves, or its choice on an analysis).
+    """
+
+    status: str
+    guesses: int
+    moves: int
+    turns: int
+
+    @property
+    def won(self) -> bool:
+        return self.status == "won"
+
+
+def _analyze_forced_only(position: Position) -> Any:
+    """The default analysis of a turn: counting is left until the strategy asks for a
+    probability, as most turns only need the forced cells."""
+    from msanalysis import analysis as engine  # it loads solvers: only when needed
+
+    return engine.analyze(position, forced_only=True)
+
+
+def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], Any] | None = None,
+             on_move: Callable[[Move], None] | None = None) -> Played:
+    """Play ``game`` with ``strategy`` until it is won or lost.
+
+    Parameters
+    ----------
+    game : Game
+        A game whose first click is made (see :meth:`msanalysis.game.Game.started`); it is
+        changed in place.
+    strategy : Strategy
+    analyze : callable, optional
+        Position -> Analysis, used when ``strategy.uses_analysis``; default
+        :func:`msanalysis.analysis.analyze` with ``forced_only=True`` (it counts only when a
+        probability is asked for).
+    on_move : callable, optional
+        Called with every move applied, in order.
+
+    Returns
+    -------
+    Played
+
+    Raises
+    ------
+    RuntimeError
+        If the strategy returns no move, or moves that change nothing, while the game goes on
+        (this would otherwise loop forever).
+
+    Examples
+    --------
+    >>> from msanalysis.play.strategies import make_strategy
+    >>> game = Game.started(9, 9, 10, first_click=(0, 0), seed=3)
+    >>> played = autoplay(game, make_strategy("paper", seed=3))
+    >>> played.status == game.status != "playing"
+    True
+    """
+    run_analysis: Callable[[Position], Any] | None = None
+    if getattr(strategy, "uses_analysis", True):
+        run_analysis = analyze if analyze is not None else _analyze_forced_only
+    obvious = getattr(strategy, "obvious", None)
+    guesses = moves = turns = 0
+    while game.status == "playing":
+        position = game.position()
+        chosen = obvious(position) if obvious is not None else []
+        if not chosen:
+            analysis = run_analysis(position) if run_analysis is not None else None
+            chosen = strategy.choose(position, analysis)
+        turns += 1
+        if not chosen:
+            raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
+                               f"played:\n{position.to_text()}")
+        changed = False
+        for move in chosen:
+            if move.kind == REVEAL:
+                if game.is_revealed(move.cell) or game.is_flagged(move.cell):
+                    continue  # an earlier move's cascade already opened it
+                game.reveal(move.cell)
+                guesses += move.guess
+            else:
+                if game.is_flagged(move.cell) or game.is_revealed(move.cell):
+                    continue
+                game.flag(move.cell)
+            changed = True
+            moves += 1
+            if on_move is not None:
+                on_move(move)
+            if game.status != "playing":
+                break
+        if not changed:
+            raise RuntimeError(f"strategy {strategy.name!r} chose only moves that change "
+                               f"nothing: {chosen}")
+    return Played(game.status, guesses, moves, turns)

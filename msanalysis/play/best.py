@@ -1,0 +1,254 @@
+"""``best``, the default strategy: forced cells first, then the guess most likely to win.
+
+When a guess is required it solves small endgames exactly (:mod:`msanalysis.play.endgame`) and
+otherwise weighs the nearly-safest cells by an exact look two guesses ahead
+(:mod:`msanalysis.play.outlook`) and by the 50/50s that may form around them
+(:mod:`msanalysis.play.longterm`). The steps are in :meth:`BestStrategy.guess`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from msanalysis.board import Cell
+from msanalysis.errors import AnalysisTooHard
+from msanalysis.play.autoplay import REVEAL, Move
+from msanalysis.play.endgame import TIE, Endgame
+from msanalysis.play.forced import ForcedFirst
+from msanalysis.play.longterm import LongTermRisk
+from msanalysis.play.outlook import Outlook
+from msanalysis.position import HIDDEN, Position
+
+__all__ = ["BestStrategy"]
+
+_OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+@dataclass(frozen=True)
+class _Risks:
+    """The numbers every step of a guess reads, per cell of the board (float arrays)."""
+
+    probabilities: np.ndarray
+    """Mine probability (NaN on revealed cells)."""
+    unknown: np.ndarray
+    """Hidden cells that are not certain mines: the cells a guess may take."""
+    safe: np.ndarray
+    """1 - probability (1 on revealed cells)."""
+    quick: np.ndarray
+    """Rough chance that the cell shows 0 when it is safe: its neighbours all safe."""
+    lowest: float
+    """The lowest mine probability of a cell that may be guessed."""
+    estimate: np.ndarray
+    """The quick estimate of a guess's value: safe, then progress or a next guess as safe as
+    the safest cell now."""
+
+    @classmethod
+    def of(cls, position: Position, analysis: Any) -> _Risks:
+        probabilities = np.array(analysis.probabilities)
+        unknown = (position.states == HIDDEN) & (probabilities < 1)
+        safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)
+        zero = safe * _neighbour_product(safe)
+        quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
+        lowest = float(probabilities[unknown].min())
+        return cls(probabilities, unknown, safe, quick, lowest, safe * (1 - lowest * (1 - quick)))
+
+
+class BestStrategy(ForcedFirst):
+    """The default strategy: forced cells first; a guess that is safe and likely to make progress.
+
+    Each turn it reveals every forced safe cell (in :func:`autoplay`, the cells a single number
+    decides first, without an analysis: see :meth:`obvious`). When a guess is required:
+
+    1. *Endgame*: when at most ``endgame_layouts`` layouts are left,
+       :class:`~msanalysis.play.endgame.Endgame` lists them and searches the sequence of clicks
+       that wins most often; its first click is played.
+    2. Otherwise the candidates are the unknown cells whose exact mine probability is within
+       ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
+       ``sea_candidates`` sea cells most likely to open a cascade (they all share one
+       probability; corners and edges come first).
+    3. For each, :class:`~msanalysis.play.outlook.Outlook` counts exactly, for each number the cell
+       may show, how many layouts show it, whether some other cell then becomes safe
+       (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
+       second safest: a position with two good guesses is worth more than one with a single
+       one). The cell with the best chance of surviving both this guess and the next one it
+       leads to is revealed (a guess that makes progress needs no next guess). Candidates are
+       examined safest first and dropped as soon as they cannot beat the best so far; ties go
+       to the first cell row-major.
+    4. With ``fifty_fifty``, a cell of a 50/50 that may form around it (two cells that only
+       mines could tell apart, see :class:`msanalysis.play.longterm.LongTermRisk`) is partly a
+       guess that would have to be made anyway: its chance is raised by 0.9 times the share of
+       its safe layouts that such a 50/50 accounts for, and such cells join the candidates when
+       that may bring them within reach (the weight 0.9 is JSMinesweeper's).
+
+    Parameters
+    ----------
+    seed : int, optional
+        Unused (the strategy is deterministic); accepted like every strategy's.
+    flag_mines, explain, quick_look : bool
+        As for :class:`~msanalysis.play.forced.ForcedFirst`.
+    margin : float
+        How much riskier than the safest cell a candidate may be.
+    candidates, sea_candidates : int
+        How many frontier cells and sea cells are examined exactly.
+    endgame_layouts, endgame_nodes : int
+        The most layouts for the exact endgame search, and its budget of sets of layouts
+        solved.
+    fifty_fifty : bool
+        Weigh the 50/50s that may form (step 4).
+    blend : float
+        How much the second safest next guess counts beside the safest one in step 3 (see
+        :meth:`msanalysis.play.outlook.Outlook.outcomes`); 0 counts the safest only. The default
+        0.25 is JSMinesweeper's 4:1.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
+    >>> p = Position.from_text("mines: 1\\n??\\n11")
+    >>> BestStrategy().choose(p, analyze(p))
+    [Move(kind='reveal', cell=(0, 0), guess=True, explanation=None)]
+    >>> p = Position.from_text("mines: 10\\n1" + "?" * 8 + "\\n" + "\\n".join(["?" * 9] * 8))
+    >>> move = BestStrategy(explain=True).choose(p, analyze(p))[0]
+    >>> move.cell, move.explanation
+    ((0, 8), 'guess: mine probability 11.69% (lowest 11.69%), chance of progress 60.18%')
+
+    Notes
+    -----
+    One exact count of the position per guess; per candidate, one count of the components it
+    touches for each number it may show. The endgame search is exponential in the number of
+    layouts, bounded by ``endgame_nodes``.
+    """
+
+    name = "best"
+
+    def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
+                 explain: bool = False, margin: float = 0.1, candidates: int = 6,
+                 sea_candidates: int = 4, endgame_layouts: int = 1000,
+                 endgame_nodes: int = 100_000, fifty_fifty: bool = True,
+                 blend: float = 0.25, quick_look: bool = True) -> None:
+        super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
+        self.margin = margin
+        self.candidates = candidates
+        self.sea_candidates = sea_candidates
+        self.endgame_layouts = endgame_layouts
+        self.endgame_nodes = endgame_nodes
+        self.fifty_fifty = fifty_fifty
+        self.blend = blend
+
+    def guess(self, position: Position, analysis: Any) -> Move:
+        """The guess: the endgame's first click, else the candidate that looks best ahead."""
+        endgame = self._endgame_move(analysis)
+        if endgame is not None:
+            return endgame
+        risks = _Risks.of(position, analysis)
+        picked = self._candidates(analysis, risks)
+        bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
+        cell, progress = self._best_candidate(analysis, risks, picked, bonus)
+        explanation = None
+        if self.explain:
+            explanation = (f"guess: mine probability {risks.probabilities[cell]:.2%} (lowest "
+                           f"{risks.lowest:.2%}), chance of progress {progress:.2%}")
+            if cell in bonus:
+                explanation += (f"; a 50/50 may form here, which raises its chance by "
+                                f"{bonus[cell] - 1:.2%}")
+        return Move(REVEAL, cell, guess=True, explanation=explanation)
+
+    def _endgame_move(self, analysis: Any) -> Move | None:
+        """Step 1: the exact endgame's first click, when few enough layouts are left."""
+        if analysis.constraints.remaining is None or analysis.solutions > self.endgame_layouts:
+            return None
+        solved = Endgame(analysis, self.endgame_nodes).best()
+        if solved is None:
+            return None
+        cell, chance = solved
+        explanation = None
+        if self.explain:
+            explanation = (f"endgame: {analysis.solutions} layouts left; revealing this cell "
+                           f"first wins with probability {chance:.2%}, the most of any sequence "
+                           f"of clicks")
+        return Move(REVEAL, cell, guess=True, explanation=explanation)
+
+    def _candidates(self, analysis: Any, risks: _Risks) -> list[Cell]:
+        """Step 2: the safest frontier cells, and the sea cells most likely to open a cascade.
+
+        Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
+        in safest first.
+        """
+        eligible = risks.unknown & (risks.probabilities <= risks.lowest + self.margin + 1e-12)
+        sea = np.zeros_like(eligible)
+        for cell in analysis.constraints.sea:
+            sea[cell] = True
+        picked = []
+        for mask, key, limit in ((eligible & ~sea, risks.probabilities, self.candidates),
+                                 (eligible & sea, -risks.estimate, self.sea_candidates)):
+            rows, cols = np.nonzero(mask)
+            order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
+            picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
+        return picked
+
+    def _fifty_fifty_bonus(self, analysis: Any, risks: _Risks,
+                           picked: list[Cell]) -> dict[Cell, float]:
+        """Step 4: the factor by which a 50/50 that may form raises a cell's chance.
+
+        A guess there is partly a guess that would have to be made anyway (see
+        :mod:`msanalysis.play.longterm`). Such cells join ``picked`` when the bonus may bring
+        them close to the safest.
+        """
+        bonus: dict[Cell, float] = {}
+        risk = LongTermRisk(analysis)
+        solutions = analysis.solutions
+        rows, cols = np.nonzero(risk.cells & risks.unknown)
+        for cell in zip(rows.tolist(), cols.tolist()):
+            influence = risk.influence(cell)
+            if influence:
+                safe_layouts = solutions - analysis.mine_layouts(cell)
+                bonus[cell] = 1 + 0.9 * influence / safe_layouts
+                if Fraction(safe_layouts + influence, solutions) >= 0.9 * (1 - risks.lowest) \
+                        and cell not in picked:
+                    picked.append(cell)
+        return bonus
+
+    def _best_candidate(self, analysis: Any, risks: _Risks, picked: list[Cell],
+                        bonus: dict[Cell, float]) -> tuple[Cell, float]:
+        """Step 3: the candidate with the best chance two guesses ahead, and its progress.
+
+        Candidates are examined safest first, so that good values come early and prune the
+        rest; ties go to the first cell row-major.
+        """
+        outlook = Outlook(analysis, blend=self.blend)
+        best = None
+        for cell in sorted(picked, key=lambda cell: (risks.probabilities[cell], cell)):
+            factor = bonus.get(cell, 1.0)
+            # What a cell must beat; values within rounding of the best are ties, which go to
+            # the first cell row-major, so they are worked out in full.
+            floor = None if best is None else -best[0][0] - TIE
+            if floor is not None and risks.safe[cell] * factor <= floor:
+                continue  # even a guess that surely makes progress cannot beat the best
+            try:
+                found = outlook.lookahead(cell, cutoff=None if floor is None else floor / factor)
+            except AnalysisTooHard:  # recounting this cell's component is too hard: estimate
+                found = (risks.estimate[cell], risks.quick[cell])
+            if found is None:
+                continue  # it cannot beat the best so far
+            value, progress = found
+            key = (-round(value * factor, 12), cell)
+            if best is None or key < best[0]:
+                best = (key, cell, progress)
+        assert best is not None, "the safest candidate is always examined"
+        _, cell, progress = best
+        return cell, progress
+
+
+def _neighbour_product(values: np.ndarray) -> np.ndarray:
+    """For every cell, the product of ``values`` over its neighbours (1 beyond the edge)."""
+    height, width = values.shape
+    padded = np.ones((height + 2, width + 2))
+    padded[1:-1, 1:-1] = values
+    product = np.ones_like(values)
+    for dr, dc in _OFFSETS:
+        product *= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
+    return product

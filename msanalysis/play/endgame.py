@@ -1,0 +1,197 @@
+"""Exact play of a small endgame: the first click of the sequence of clicks that wins most often.
+
+When few layouts are left (a thousand or so), they can all be listed
+(:meth:`msanalysis.counting.Count.layouts`) and every sequence of clicks searched: what each click
+would show in each layout, cascades included, splits the layouts into the ones the player could
+still tell apart. :class:`Endgame` does that search; the ``best`` strategy plays its first click.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from msanalysis.board import Cell, neighbours
+
+__all__ = ["TIE", "Endgame"]
+
+TIE = 1e-9
+"""Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""
+
+
+class Endgame:
+    """Exact play of a small endgame: the first click of the sequence that wins most often.
+
+    Every layout left is listed (they are equally likely). A set of layouts is a bitmask (bit
+    ``k`` for layout ``k``); for each cell, the layouts in which it is a mine and, for each
+    thing revealing it may show, the layouts that show it. What a click shows is the cell's
+    number, and when that is 0 every cell the cascade opens with its number, so layouts that
+    a cascade tells apart are told apart here too. The chance of winning from a set of layouts
+    is 1 when one is left; otherwise a cell safe in all of them that tells some apart is
+    revealed for free (information never hurts), and failing that the best guess is the cell
+    that maximises the sum, over what it may show, of the chance of showing it times the chance
+    of winning from the layouts that show it. Sets already solved are remembered.
+
+    Parameters
+    ----------
+    analysis : Analysis
+        Of a position with a known mine count; every layout left is listed, so it should have
+        few (the ``best`` strategy asks with at most 1,000).
+    node_budget : int
+        The most sets of layouts solved before :meth:`best` gives up.
+
+    Examples
+    --------
+    Two cells and one mine, told apart by nothing: a coin toss.
+
+    >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
+    >>> Endgame(analyze(Position.from_text("mines: 1\\n??\\n11"))).best()
+    ((0, 0), 0.5)
+
+    Notes
+    -----
+    Exponential in the number of layouts in the worst case; bounded by ``node_budget`` sets
+    solved, past which :meth:`best` gives up and returns None.
+    """
+
+    def __init__(self, analysis: Any, node_budget: int = 100_000) -> None:
+        constraints = analysis.constraints
+        height, width = constraints.position.shape
+        # Frontier cells component by component, then the sea: the columns of the rows below.
+        cells = [c for component in constraints.components for c in component.cells]
+        cells += list(constraints.sea)
+        self.cells = cells
+        index = {cell: i for i, cell in enumerate(cells)}
+        # Layouts as rows of 0/1 over ``cells``, in lexicographic order: the layout numbers
+        # only name bits, but a fixed order keeps every float sum below the same.
+        layouts = sorted([int(cell in mines) for cell in cells]
+                         for mines in analysis.counts.layouts(limit=analysis.solutions))
+        self.everything = (1 << len(layouts)) - 1
+        mine = np.array(layouts, dtype=np.int16).reshape(len(layouts), len(cells))
+        around = [[index[n] for n in neighbours(cell, height, width) if n in index]
+                  for cell in cells]
+        adjacency = np.zeros((len(cells), len(cells)), dtype=np.int16)
+        for i, near in enumerate(around):
+            adjacency[near, i] = 1
+        known = np.array([sum(n in constraints.known_mines for n in neighbours(c, height, width))
+                          for c in cells], dtype=np.int16)
+        numbers = mine @ adjacency + known  # numbers[k, i]: what cell i shows in layout k
+        # Only cells that are a mine in some layouts and not in others are ever clicked: the
+        # others are mines throughout (no cell is safe throughout, or it would be forced).
+        mines_in = mine.sum(axis=0)
+        live = np.flatnonzero((mines_in > 0) & (mines_in < len(layouts))).tolist()
+        self.cells = [cells[i] for i in live]
+        self.mines = [_bits(mine[:, i] == 1) for i in live]
+        # shows[i]: the sets of layouts in which revealing live cell i shows the same thing: the
+        # same number, or for a 0 the same cells opened with the same numbers.
+        self.shows: list[list[int]] = []
+        for i in live:
+            safe = mine[:, i] == 0
+            groups = [_bits(safe & (numbers[:, i] == v)) for v in range(1, 9)]
+            opened: dict[tuple, int] = {}
+            for k in np.flatnonzero(safe & (numbers[:, i] == 0)).tolist():
+                seen = _cascade(i, numbers[k], around)
+                opened[seen] = opened.get(seen, 0) | (1 << k)
+            self.shows.append([g for g in groups if g] + list(opened.values()))
+        self.budget = node_budget
+        self.nodes = 0
+        self.memo: dict[int, float] = {}
+
+    def best(self) -> tuple[Cell, float] | None:
+        """The cell to reveal and its chance of winning; None when the search is too large."""
+        everything = self.everything
+        if everything.bit_count() < 2:
+            return None
+        options: list[tuple[float, Cell]] = []
+        try:
+            for i in self._candidates(everything):
+                # A cell that cannot come within rounding of the best so far is cut short.
+                floor = max((chance for chance, _ in options), default=0.0) - TIE
+                options.append((self._reveal(i, everything, floor), self.cells[i]))
+        except _TooLarge:
+            return None
+        # The highest chance; ties (up to rounding) go to the first cell row-major.
+        chance, cell = min(options, key=lambda option: (-round(option[0], 12), option[1]))
+        return cell, chance
+
+    def _candidates(self, layouts: int) -> list[int]:
+        """Cells that are a mine in some of the layouts but not all, safest first."""
+        total = layouts.bit_count()
+        found = []
+        for i, mines in enumerate(self.mines):
+            count = (mines & layouts).bit_count()
+            if 0 < count < total:
+                found.append((count, i))
+        return [i for _, i in sorted(found)]
+
+    def _reveal(self, i: int, layouts: int, floor: float = 0.0) -> float:
+        """Chance of winning after revealing cell ``i`` and then playing the best.
+
+        When that chance is sure to be at most ``floor``, the search stops and returns a
+        value between the chance and ``floor``.
+        """
+        total = layouts.bit_count()
+        left = total - (self.mines[i] & layouts).bit_count()  # layouts not yet counted
+        won = 0.0
+        for group in self.shows[i]:
+            part = group & layouts
+            if part:
+                size = part.bit_count()
+                left -= size
+                won += size * self._win(part)
+                if won + left <= floor * total:
+                    return (won + left) / total
+        return won / total
+
+    def _win(self, layouts: int) -> float:
+        if layouts & (layouts - 1) == 0:
+            return 1.0
+        if layouts in self.memo:
+            return self.memo[layouts]
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _TooLarge
+        result = None
+        for i, mines in enumerate(self.mines):  # free information first: a safe cell that
+            if mines & layouts:                  # tells the layouts apart
+                continue
+            if sum(1 for group in self.shows[i] if group & layouts) > 1:
+                result = self._reveal(i, layouts)
+                break
+        if result is None:
+            result = 0.0
+            total = layouts.bit_count()
+            for i in self._candidates(layouts):
+                safe = 1 - (self.mines[i] & layouts).bit_count() / total
+                if safe <= result:
+                    break  # candidates come safest first; none of the rest can do better
+                result = max(result, self._reveal(i, layouts, result))
+        self.memo[layouts] = result
+        return result
+
+
+def _bits(flags: np.ndarray) -> int:
+    """The set of layouts where ``flags`` is true, as an int with bit ``k`` for layout ``k``."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
+    """The cells a 0 at ``start`` opens, breadth first as the game does, with their numbers.
+
+    ``numbers[i]`` is what cell ``i`` shows and ``around[i]`` its unknown neighbours.
+    """
+    opened = {start: 0}
+    queue = [start]
+    for i in queue:
+        for j in around[i]:
+            if j not in opened:
+                opened[j] = int(numbers[j])
+                if opened[j] == 0:
+                    queue.append(j)
+    return tuple(sorted(opened.items()))
+
+
+class _TooLarge(Exception):
+    """The endgame search ran past its node budget."""

@@ -1,0 +1,134 @@
+"""Forced moves first, a guess only when none is left: what ``safest`` and ``best`` share.
+
+:class:`ForcedFirst` reveals the cells a single number decides without an analysis (the quick
+look of :mod:`msanalysis.obvious`), then every forced cell of the analysis, and asks its
+subclass for a guess only when no cell is forced safe; a position too hard to count exactly gets
+a rough guess by local mine density instead. Which guess to make is the subclasses' job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msanalysis.board import Cell
+from msanalysis.errors import AnalysisTooHard
+from msanalysis.obvious import deciding_number, obvious_cells
+from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
+from msanalysis.position import Position
+
+__all__ = ["ForcedFirst", "forced_moves", "forced_then_guess", "obvious_moves", "rough_guess"]
+
+
+class ForcedFirst:
+    """Base of the strategies that reveal every forced cell and guess only when they must.
+
+    Parameters
+    ----------
+    flag_mines : bool
+        Also flag the forced mines.
+    explain : bool
+        Attach an explanation to each move.
+    quick_look : bool
+        Reveal the cells a single number decides without an analysis (see :meth:`obvious`);
+        False analyses every turn. The same cells are revealed before each guess either way, so
+        the games played are the same: only the time differs.
+    """
+
+    name = "forced-first"
+    uses_analysis = True
+
+    def __init__(self, *, flag_mines: bool = False, explain: bool = False,
+                 quick_look: bool = True) -> None:
+        self.flag_mines = flag_mines
+        self.explain = explain
+        self.quick_look = quick_look
+
+    def obvious(self, position: Position) -> list[Move]:
+        """The safe cells a single number decides (see :func:`obvious_moves`)."""
+        if not self.quick_look:
+            return []
+        return obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
+
+    def choose(self, position: Position, analysis: Any) -> list[Move]:
+        return forced_then_guess(analysis, lambda: self.guess(position, analysis),
+                                 flag_mines=self.flag_mines, explain=self.explain)
+
+    def guess(self, position: Position, analysis: Any) -> Move:
+        """The guess to make when no cell is forced safe."""
+        raise NotImplementedError
+
+
+def forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: bool,
+                       explain: bool) -> list[Move]:
+    """Every forced move; when there is none and the game goes on, ``guess()``.
+
+    A position too hard to count exactly (``guess`` raises AnalysisTooHard) gets
+    :func:`rough_guess` instead.
+    """
+    moves = forced_moves(analysis, flag_mines=flag_mines, explain=explain)
+    if analysis.forced_safe or analysis.is_over:
+        return moves
+    try:
+        return [*moves, guess()]
+    except AnalysisTooHard:
+        return [*moves, rough_guess(analysis, explain=explain)]
+
+
+def obvious_moves(position: Position, *, flag_mines: bool, explain: bool) -> list[Move]:
+    """The safe cells one number decides (see :func:`msanalysis.obvious.obvious_cells`), and
+    its mines when asked to flag them; none when no cell is safe that way.
+
+    The cells revealed before each guess are the same as with the analysis alone: a cell safe
+    now stays safe, so the analysis still finds every forced cell before a guess is made.
+    """
+    safe, mines = obvious_cells(position)
+    if not safe:
+        return []
+    moves = []
+    if flag_mines:
+        reason = "a mine: a number beside it needs all its hidden cells" if explain else None
+        moves += [Move(FLAG_MOVE, cell, explanation=reason) for cell in sorted(mines)]
+    for cell in sorted(safe):
+        reason = None
+        if explain:
+            number = deciding_number(position, cell, mines)
+            reason = f"safe: the {position.states[number]} at {number} has all its mines around it"
+        moves.append(Move(REVEAL, cell, explanation=reason))
+    return moves
+
+
+def rough_guess(analysis: Any, *, explain: bool) -> Move:
+    """A guess for a position too hard to count exactly: the lowest local mine density.
+
+    A frontier cell is rated by the densest clue it touches (mines missing over cells), the
+    sea by the mines left over the unknown cells; ties go row-major.
+    """
+    constraints = analysis.constraints
+    unknown = [c for c in constraints.unknown if c not in analysis.forced_mines]
+    left = constraints.remaining
+    sea = (left / len(constraints.unknown)) if left is not None else 0.5
+    risk = dict.fromkeys(unknown, sea)
+    touched: set[Cell] = set()
+    for clue in constraints.clues:
+        density = clue.mines / len(clue.cells)
+        for cell in clue.cells:
+            if cell in risk:
+                risk[cell] = density if cell not in touched else max(risk[cell], density)
+                touched.add(cell)
+    cell = min(unknown, key=lambda c: (risk[c], c))
+    explanation = (f"rough guess: exact counting was too hard; local mine density "
+                   f"{risk[cell]:.2%}") if explain else None
+    return Move(REVEAL, cell, guess=True, explanation=explanation)
+
+
+def forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move]:
+    """Reveal every forced safe cell (and flag every forced mine when asked), row-major."""
+    moves = []
+    if flag_mines:
+        reason = "a mine in every layout" if explain else None
+        moves += [Move(FLAG_MOVE, cell, explanation=reason)
+                  for cell in sorted(analysis.forced_mines)]
+    reason = "safe in every layout" if explain else None
+    moves += [Move(REVEAL, cell, explanation=reason) for cell in sorted(analysis.forced_safe)]
+    return moves

@@ -1,0 +1,752 @@
+"""Recorded games: the layout and the player's timed actions, read from files and played back.
+
+A :class:`Replay` is ours and immutable: the mine layout as a :class:`~msanalysis.board.Board`,
+the ordered :class:`Action` s (reveal, flag, unflag, chord) with their times in seconds, in
+``(row, col)`` cells, and what the file says of the game (player, program, date, first-click
+rule). :func:`load_replay` reads
+
+- the binary replays players exchange, through ms-toollib (the optional extra ``replays``):
+  ``.avf`` (Minesweeper Arbiter), ``.rmv`` (Viennasweeper), ``.evf`` (Metasweeper) and ``.mvf``
+  (Minesweeper Clone);
+- our own JSON-lines replays (``.msreplay.jsonl``), which :func:`save_replay` writes and
+  :class:`ReplayRecorder` makes from a :class:`~msanalysis.game.Game` as it is played.
+
+Every file is played back on a :class:`~msanalysis.game.Game` while it is read, so a layout that
+contradicts the recorded clicks is a :class:`ReplayError`, like any other bad file. Judging the
+clicks is :mod:`msanalysis.play.judge`'s job.
+
+Our format, one JSON object a line (UTF-8):
+
+- line 1, the header: ``{"format": "msanalysis-replay", "version": 1, "width": W, "height": H,
+  "mines": M, "layout": ["..*.", ...], "rules": R, "first_click": [r, c], "program": P,
+  "player": N, "date": ISO-8601, "seconds": S, "result": "won" | "lost" | "playing"}``;
+  ``layout`` has a row of ``*`` (mine) and ``.`` per board row; ``rules`` is the first-click
+  rule (see :mod:`msanalysis.rules`) or null; ``player``, ``date`` and ``seconds`` may be null;
+  ``first_click`` and ``result`` are checked against the play-back when present;
+- then one line per action: ``{"time": T, "action": "reveal" | "flag" | "unflag" | "chord",
+  "cell": [r, c]}``, times in seconds from the first action, in order.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time as _time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from msanalysis.board import Board, Cell
+from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import read_bytes
+from msanalysis.game import Game
+from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.rules import RULES
+
+__all__ = [
+    "FORMAT_VERSION",
+    "REPLAY_SUFFIXES",
+    "Action",
+    "ActionKind",
+    "Replay",
+    "ReplayError",
+    "ReplayRecorder",
+    "apply_action",
+    "load_replay",
+    "position_without_flags",
+    "save_replay",
+]
+
+FORMAT_VERSION = 1
+"""The version of our JSON-lines format that :func:`save_replay` writes and this module reads."""
+
+REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
+"""File name endings :func:`load_replay` reads (ours end in ``.msreplay.jsonl``)."""
+
+_PROGRAMS = {"avf": "Minesweeper Arbiter", "rmv": "Viennasweeper", "evf": "Metasweeper",
+             "mvf": "Minesweeper Clone"}
+"""The program that writes each binary format."""
+
+_MAX_BYTES = 64 << 20
+"""Larger files are refused unread: real replays take kilobytes."""
+
+_CHILD_SECONDS = 60.0
+"""How long ms-toollib may take over one file before it is stopped."""
+
+_MAGIC = "msanalysis-replay"
+
+
+class ReplayError(ParseError):
+    """A file that is not a usable replay; the message names the file and the problem.
+
+    ``action`` is the index of the action that could not be played, when that is the problem.
+
+    Examples
+    --------
+    >>> str(ReplayError("truncated: the header promises 10 mines", source="game.avf"))
+    'game.avf: truncated: the header promises 10 mines'
+    """
+
+    action: int | None = None
+
+
+class ActionKind(StrEnum):
+    """What a player did to a cell."""
+
+    REVEAL = "reveal"
+    """Uncover a covered cell (a left click)."""
+    FLAG = "flag"
+    """Put a flag on a covered cell."""
+    UNFLAG = "unflag"
+    """Take a flag off."""
+    CHORD = "chord"
+    """On a revealed number whose flags match it, uncover its other covered neighbours."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action of a replay: its kind, the cell, and the time in seconds from the first action.
+
+    Examples
+    --------
+    >>> Action(ActionKind.REVEAL, (3, 4), 1.5)
+    Action(kind=<ActionKind.REVEAL: 'reveal'>, cell=(3, 4), time=1.5)
+    >>> Action("flag", (0, 0)).kind is ActionKind.FLAG
+    True
+    """
+
+    kind: ActionKind
+    cell: Cell
+    time: float = 0.0
+
+    def __post_init__(self) -> None:
+        try:
+            kind = ActionKind(self.kind)
+        except ValueError:
+            raise InvalidInput(f"unknown action {self.kind!r}; expected one of "
+                             f"{', '.join(k.value for k in ActionKind)}") from None
+        row, col = self.cell
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cell", (int(row), int(col)))
+        object.__setattr__(self, "time", float(self.time))
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded game: the layout and the player's actions, in order.
+
+    Parameters
+    ----------
+    board : Board
+        The mine layout the game was played on (after any first-click move of the program).
+    actions : tuple of Action
+    rules : str, optional
+        The first-click rule of the program that recorded it (see :mod:`msanalysis.rules`), or
+        None when it is not known.
+    player, program : str, optional
+    date : datetime, optional
+        When the game started, timezone-aware.
+    seconds : float, optional
+        The game's time as the program recorded it; by default the time of the last action.
+    source : str, optional
+        The file it was read from; not part of the replay's value.
+
+    Examples
+    --------
+    >>> replay = Replay(Board.from_text("*..\\n..."), (Action("reveal", (1, 2), 0.0),
+    ...                                               Action("flag", (0, 0), 0.8),
+    ...                                               Action("chord", (1, 1), 1.1)))
+    >>> replay.width, replay.height, replay.mines, replay.first_click
+    (3, 2, 1, (1, 2))
+    >>> replay.play().status
+    'won'
+    """
+
+    board: Board
+    actions: tuple[Action, ...]
+    rules: str | None = None
+    player: str | None = None
+    program: str | None = None
+    date: datetime | None = None
+    seconds: float | None = None
+    source: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        actions = tuple(a if isinstance(a, Action) else Action(*a) for a in self.actions)
+        object.__setattr__(self, "actions", actions)
+        if self.rules is not None and self.rules not in RULES:
+            raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
+        for number, action in enumerate(actions):
+            row, col = action.cell
+            if not (0 <= row < self.height and 0 <= col < self.width):
+                raise InvalidInput(f"action {number} ({action.kind} at {action.cell}) is off the "
+                                 f"{self.width}x{self.height} board")
+            if not math.isfinite(action.time):
+                raise InvalidInput(f"action {number} has no finite time ({action.time})")
+
+    # -- facts ----------------------------------------------------------------------------------
+    @property
+    def width(self) -> int:
+        return self.board.width
+
+    @property
+    def height(self) -> int:
+        return self.board.height
+
+    @property
+    def mines(self) -> int:
+        return self.board.mine_count
+
+    @property
+    def first_click(self) -> Cell | None:
+        """The cell of the first reveal, or None before any."""
+        return next((a.cell for a in self.actions if a.kind is ActionKind.REVEAL), None)
+
+    @property
+    def duration(self) -> float:
+        """The game's time: :attr:`seconds` when recorded, else the time of the last action."""
+        if self.seconds is not None:
+            return self.seconds
+        return self.actions[-1].time if self.actions else 0.0
+
+    # -- play-back ------------------------------------------------------------------------------
+    def game(self) -> Game:
+        """A fresh game on this replay's layout, before the first action."""
+        # The layout is the one played after any first-click move, so no rule may move a mine.
+        return Game(self.board, rules="unsafe")
+
+    def before_each(self) -> Iterator[tuple[int, Action, Game]]:
+        """Yield ``(index, action, game)`` with the game just before each action.
+
+        The action is applied when the loop asks for the next one; ``game`` is the same object
+        throughout, changed in place, so after the loop it is the game at the end.
+
+        Raises
+        ------
+        ReplayError
+            When an action cannot be played on the layout (after the game ended, a flag on a
+            revealed cell): the layout contradicts the recorded clicks.
+        """
+        game = self.game()
+        for index, action in enumerate(self.actions):
+            yield index, action, game
+            self._apply(game, index, action)
+
+    def steps(self) -> Iterator[tuple[int, Action, Game, list[Cell]]]:
+        """Yield ``(index, action, game, opened)`` just after each action (see
+        :meth:`before_each`); ``opened`` lists the cells it uncovered."""
+        game = self.game()
+        for index, action in enumerate(self.actions):
+            yield index, action, game, self._apply(game, index, action)
+
+    def _apply(self, game: Game, index: int, action: Action) -> list[Cell]:
+        try:
+            return apply_action(game, action)
+        except ValueError as error:
+            problem = ReplayError(f"the layout contradicts the recorded clicks: action {index} "
+                                  f"({action.kind} at {action.cell}, {action.time:g} s): {error}",
+                                  source=self.source)
+            problem.action = index
+            raise problem from None
+
+    def play(self) -> Game:
+        """The game after every action (see :meth:`steps`)."""
+        game = self.game()
+        for _, _, after, _ in self.steps():
+            game = after
+        return game
+
+    def __repr__(self) -> str:
+        who = f" by {self.player}" if self.player else ""
+        return (f"<Replay {self.width}x{self.height}/{self.mines}, {len(self.actions)} actions"
+                f"{who}{f' ({self.program})' if self.program else ''}>")
+
+
+def apply_action(game: Game, action: Action) -> list[Cell]:
+    """Apply one action to ``game`` the way the programs that record replays do.
+
+    A reveal of a flagged or revealed cell, and a chord whose flags do not match, change
+    nothing. Unlike :meth:`Game.flag`, more flags than mines may be placed: the programs allow it
+    (their counter goes negative). Returns the cells uncovered.
+
+    Raises
+    ------
+    ValueError
+        If the game is over, or a revealed cell is flagged.
+    """
+    cell = action.cell
+    if action.kind is ActionKind.REVEAL:
+        return game.reveal(cell)
+    if action.kind is ActionKind.CHORD:
+        return game.chord(cell)
+    if action.kind is ActionKind.UNFLAG:
+        game.unflag(cell)
+        return []
+    game.flag(cell)  # raises the game's own error for a finished game or a revealed cell
+    return []
+
+
+# -- our JSON-lines format -----------------------------------------------------------------------
+
+def save_replay(replay: Replay, path: str | Path) -> None:
+    """Write ``replay`` in our JSON-lines format (see the module docstring).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> replay = Replay(Board.from_text("*.\\n.."), (Action("reveal", (1, 1), 0.0),),
+    ...                 rules="safe-cell", program="msanalysis")
+    >>> path = os.path.join(tempfile.mkdtemp(), "game.msreplay.jsonl")
+    >>> save_replay(replay, path)
+    >>> print(open(path).read().splitlines()[1])
+    {"time": 0.0, "action": "reveal", "cell": [1, 1]}
+    >>> load_replay(path) == replay
+    True
+    """
+    game = replay.play()
+    header = {
+        "format": _MAGIC, "version": FORMAT_VERSION, "width": replay.width,
+        "height": replay.height, "mines": replay.mines,
+        "layout": replay.board.to_text().splitlines(), "rules": replay.rules,
+        "first_click": None if replay.first_click is None else list(replay.first_click),
+        "program": replay.program, "player": replay.player,
+        "date": None if replay.date is None else replay.date.isoformat(),
+        "seconds": replay.seconds, "result": game.status,
+    }
+    lines = [json.dumps(header, ensure_ascii=False)]
+    lines += [json.dumps({"time": a.time, "action": a.kind.value, "cell": list(a.cell)})
+              for a in replay.actions]
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _read_ours(data: bytes, source: str) -> Replay:
+    def fail(message: str, line: int | None = None) -> ReplayError:
+        return ReplayError(message, line=line, source=source)
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise fail("not a replay: the file is neither an .avf, .rmv, .evf or .mvf file nor "
+                   "UTF-8 text") from None
+    lines = text.split("\n")
+    complete = text.endswith("\n")
+    if not text.strip():
+        raise fail("empty file: not a replay")
+    records: list[tuple[int, dict]] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            if number == len(lines) and not complete and records:
+                raise fail("truncated: the last line is cut short", number) from None
+            what = "not a replay" if not records else "not a JSON object"
+            raise fail(f"{what} ({error.msg})", number) from None
+        if not isinstance(record, dict):
+            raise fail("not a JSON object", number)
+        records.append((number, record))
+    header_line, header = records[0]
+    if header.get("format") != _MAGIC:
+        raise fail(f'not a replay: the first line has no "format": "{_MAGIC}"', header_line)
+    version = header.get("version")
+    if version != FORMAT_VERSION:
+        raise fail(f"unknown version {version!r} of the replay format (this msanalysis reads "
+                   f"version {FORMAT_VERSION})", header_line)
+
+    def field_of(name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
+        value = header.get(name)
+        if value is None and optional:
+            return None
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            raise fail(f"header field {name!r} is missing or not a {_kind_name(kind)}",
+                       header_line)
+        return value
+
+    width, height, mines = (field_of(n, int) for n in ("width", "height", "mines"))
+    layout = field_of("layout", list)
+    if not all(isinstance(row, str) for row in layout):
+        raise fail("header field 'layout' must be a list of rows of '*' and '.'", header_line)
+    try:
+        board = Board.from_text("\n".join(layout))
+    except ParseError as error:
+        raise fail(f"bad layout: {error.reason}", header_line) from None
+    if (board.width, board.height) != (width, height):
+        raise fail(f"the layout is {board.width}x{board.height}, the header says "
+                   f"{width}x{height}", header_line)
+    if board.mine_count != mines:
+        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}",
+                   header_line)
+    rules = field_of("rules", str, optional=True)
+    if rules is not None and rules not in RULES:
+        raise fail(f"unknown rules {rules!r}; expected one of {', '.join(RULES)}", header_line)
+    date_text = field_of("date", str, optional=True)
+    try:
+        date = None if date_text is None else datetime.fromisoformat(date_text)
+    except ValueError:
+        raise fail(f"bad date {date_text!r}: expected ISO 8601", header_line) from None
+    seconds = field_of("seconds", (int, float), optional=True)
+    actions = []
+    for number, record in records[1:]:
+        cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
+        if (not isinstance(cell, list) or len(cell) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+            raise fail("an action needs \"cell\": [row, col]", number)
+        if not isinstance(moment, (int, float)) or isinstance(moment, bool):
+            raise fail("an action needs \"time\": seconds", number)
+        try:
+            actions.append(Action(ActionKind(str(kind)), (cell[0], cell[1]), moment))
+        except ValueError:
+            raise fail(f"unknown action {kind!r}; expected one of "
+                       f"{', '.join(k.value for k in ActionKind)}", number) from None
+        except TypeError as error:
+            raise fail(str(error), number) from None
+    try:
+        replay = Replay(board, tuple(actions), rules=rules,
+                        player=field_of("player", str, optional=True),
+                        program=field_of("program", str, optional=True), date=date,
+                        seconds=None if seconds is None else float(seconds), source=source)
+    except ValueError as error:
+        raise fail(str(error)) from None
+    first = header.get("first_click")
+    if first is not None and replay.first_click is not None \
+            and tuple(first) != replay.first_click:
+        raise fail(f"the header's first click {tuple(first)} is not the first reveal "
+                   f"{replay.first_click}", header_line)
+    try:
+        status = replay.play().status
+    except ReplayError as error:
+        # Name the line of the action, which the replay itself knows only by its index.
+        where = None if error.action is None else records[error.action + 1][0]
+        raise fail(error.reason, where) from None
+    result = header.get("result")
+    if result is not None and result != status:
+        raise fail(f"the layout contradicts the recorded clicks: the header says the game was "
+                   f"{result}, played back it is {status}", header_line)
+    return replay
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    names = {int: "whole number", float: "number", str: "string", list: "list", bool: "boolean"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+# -- the binary formats, through ms-toollib ------------------------------------------------------
+
+def _read_toollib(path: Path, kind: str, source: str) -> Replay:
+    import importlib.util
+
+    if importlib.util.find_spec("ms_toollib") is None:
+        raise ModuleNotFoundError(f"reading .{kind} replays needs ms-toollib: "
+                                  "pip install 'msanalysis[replays]'", name="ms_toollib")
+    script = Path(__file__).with_name("_toollib.py")
+    try:
+        # ms-toollib writes a crash.log into the working directory when it panics: give the
+        # child a directory of its own, thrown away after.
+        with tempfile.TemporaryDirectory(prefix="msanalysis-replay-") as scratch:
+            child = subprocess.run([sys.executable, "-P", str(script), kind,
+                                    str(path.resolve())], capture_output=True, cwd=scratch,
+                                   timeout=_CHILD_SECONDS, check=False)
+    except subprocess.TimeoutExpired:
+        raise ReplayError(f"ms-toollib did not finish reading it in {_CHILD_SECONDS:g} s: not a "
+                          "usable replay", source=source) from None
+    if child.returncode != 0 or not child.stdout.strip():
+        # ms-toollib aborts the process on many damaged files, with no message worth showing.
+        raise ReplayError(f"not a readable .{kind} replay: ms-toollib cannot parse it (the file "
+                          "is truncated, damaged or of another kind)", source=source)
+    try:
+        data = json.loads(child.stdout)
+    except json.JSONDecodeError:
+        raise ReplayError(f"not a readable .{kind} replay: ms-toollib's answer is not JSON",
+                          source=source) from None
+    if "error" in data:
+        raise ReplayError(f"not a readable .{kind} replay: ms-toollib says {data['error']}",
+                          source=source)
+    return _from_toollib(data, kind, source)
+
+
+def _toollib_rules(mode: int) -> str | None:
+    """The first-click rule of a game mode as ms-toollib numbers them.
+
+    0 is the standard game, whose first click is always safe in all four programs; 4 is
+    Metasweeper's "win7" mode (the first click opens); 5-8 are its no-guess modes. The others
+    (unlimited replays of a board, cheats, density, and the "guessable" modes, which move mines
+    during play) have no rule of ours.
+    """
+    if mode == 0:
+        return "safe-cell"
+    if mode == 4:
+        return "safe-opening"
+    if 5 <= mode <= 8:
+        return "no-guess"
+    return None
+
+
+def _from_toollib(data: dict, kind: str, source: str) -> Replay:
+    def fail(message: str) -> ReplayError:
+        return ReplayError(message, source=source)
+
+    rows, columns, mines = data["rows"], data["columns"], data["mines"]
+    layout = data["layout"]
+    if rows <= 0 or columns <= 0 or len(layout) != rows \
+            or any(len(row) != columns for row in layout):
+        raise fail(f"the layout is not the {columns}x{rows} board the header gives")
+    board = Board(np.array(layout, dtype=np.int64) == -1)
+    if board.mine_count != mines:
+        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}")
+    pixels = data["pixels"]
+    states = np.full((rows, columns), 10, dtype=np.int64)  # ms-toollib's game board, covered
+    actions: list[Action] = []
+    boards: list[np.ndarray] = []  # ms-toollib's board after each of our actions
+    for event in data["events"]:
+        row, col = event["y"] // pixels, event["x"] // pixels
+        moment = event["time"]
+        if not (0 <= row < rows and 0 <= col < columns):
+            raise fail(f"a click at {moment} s lies off the board (pixel {event['x']}, "
+                       f"{event['y']})")
+        before = int(states[row, col])
+        for r, c, value in event["changes"]:
+            states[r, c] = value
+        after = int(states[row, col])
+        level = event["level"]
+        covered_before = before in (10, 11, 12)
+        if level == 1:
+            if before in (10, 12) and after == 11:
+                kind_of = ActionKind.FLAG
+            elif before == 11 and after in (10, 12):
+                kind_of = ActionKind.UNFLAG
+            elif before in (10, 12) and after in (10, 12):
+                continue  # a question mark put on or taken off: a covered cell either way
+            else:
+                raise fail(f"a right click at {moment} s on ({row}, {col}) changes it from "
+                           f"{before} to {after}, which is neither a flag nor its removal")
+        elif level in (2, 3, 4):
+            kind_of = ActionKind.REVEAL if covered_before else ActionKind.CHORD
+        else:
+            raise fail(f"an event at {moment} s has an unknown kind ({level})")
+        actions.append(Action(kind_of, (row, col), moment))
+        boards.append(states.copy())
+    player = data["player"].strip() or None
+    start = data["start_time"]
+    try:
+        date = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
+    except (OverflowError, OSError, ValueError):
+        date = None
+    software = data["software"].strip()
+    program = _PROGRAMS[kind]
+    if software and software.lower() not in program.lower():
+        # Metasweeper writes its version as "元3.1.9" (元扫雷 is its Chinese name).
+        program = f"{program} {software.removeprefix('元')}"
+    seconds = data["seconds"]
+    replay = Replay(board, tuple(actions), rules=_toollib_rules(data["mode"]), player=player,
+                    program=program, date=date,
+                    seconds=float(seconds) if math.isfinite(seconds) and seconds > 0 else None,
+                    source=source)
+    for (index, action, game, _), recorded in zip(replay.steps(), boards):
+        mismatch = _mismatch(game, recorded)
+        if mismatch is not None:
+            raise fail(f"the layout contradicts the recorded clicks: after action {index} "
+                       f"({action.kind} at {action.cell}, {action.time:g} s) {mismatch}")
+    return replay
+
+
+def _mismatch(game: Game, recorded: np.ndarray) -> str | None:
+    """How our play-back differs from ms-toollib's game board, or None when it agrees.
+
+    ms-toollib writes 0-8 for revealed numbers, 10 covered, 11 flag, 12 question mark, and 14
+    and above for what a lost game shows (mines, the blast, wrong flags). After a loss only the
+    numbers both show are compared: the programs differ in what a fatal chord uncovers.
+    """
+    ours = game.position().states
+    theirs_revealed, ours_revealed = recorded <= 8, ours >= 0
+    if game.status == "lost":
+        wrong = theirs_revealed & ours_revealed & (recorded != ours)
+    else:
+        wrong = (theirs_revealed != ours_revealed) | (theirs_revealed & (recorded != ours)) \
+            | ((recorded == 11) != (ours == FLAG))
+    if not wrong.any():
+        return None
+    row, col = np.argwhere(wrong)[0].tolist()
+    return (f"cell ({row}, {col}) is {_toollib_state(int(recorded[row, col]))} in the file but "
+            f"{_our_state(int(ours[row, col]))} when played back on the layout")
+
+
+def _toollib_state(value: int) -> str:
+    if value <= 8:
+        return f"a revealed {value}"
+    return {10: "covered", 11: "flagged", 12: "covered"}.get(value, "a shown mine")
+
+
+def _our_state(value: int) -> str:
+    if value >= 0:
+        return f"a revealed {value}"
+    return {HIDDEN: "covered", FLAG: "flagged"}.get(value, "a shown mine")
+
+
+# -- reading any replay --------------------------------------------------------------------------
+
+def load_replay(path: str | Path) -> Replay:
+    """Read a replay: ``.avf``, ``.rmv``, ``.evf``, ``.mvf`` or our ``.msreplay.jsonl``.
+
+    The binary formats are parsed by ms-toollib (``pip install 'msanalysis[replays]'``) in a
+    separate process, which protects this one from the crashes it has on damaged files. Every
+    replay is played back while it is read.
+
+    Raises
+    ------
+    ReplayError
+        Naming the file and the problem: not a replay, truncated, an unknown version, a layout
+        that contradicts the recorded clicks.
+    ModuleNotFoundError
+        For a binary replay when ms-toollib is not installed.
+    FileNotFoundError, IsADirectoryError
+        As for any file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "x.avf")
+    >>> _ = open(path, "wb").write(b"")
+    >>> try:
+    ...     load_replay(path)
+    ... except ReplayError as error:
+    ...     print(error.reason)
+    empty file: not a replay
+
+    Notes
+    -----
+    O(actions x cells) for the play-back checks; a binary file costs one short-lived process.
+    """
+    path = Path(path)
+    source = str(path)
+    if path.is_dir():
+        raise IsADirectoryError(21, "is a directory, not a file", source)
+    size = path.stat().st_size
+    if size > _MAX_BYTES:
+        raise ReplayError(f"{size} bytes: too large for a replay", source=source)
+    if size == 0:
+        raise ReplayError("empty file: not a replay", source=source)
+    kind = path.suffix.lower().lstrip(".")
+    if kind in _PROGRAMS:
+        return _read_toollib(path, kind, source)
+    data = read_bytes(path)
+    if kind == "jsonl" or data.lstrip()[:1] == b"{":
+        return _read_ours(data, source)
+    raise ReplayError(f"unknown replay format {path.suffix or '(no extension)'!r}: expected "
+                      ".avf, .rmv, .evf, .mvf or .msreplay.jsonl", source=source)
+
+
+# -- recording games as they are played ----------------------------------------------------------
+
+class ReplayRecorder:
+    """Play a :class:`~msanalysis.game.Game` and keep its actions, to make a :class:`Replay`.
+
+    Make the first click through the recorder (:meth:`reveal`); the recorder is then also an
+    ``on_move`` callback for :func:`msanalysis.play.autoplay.autoplay`, which applies the moves to
+    the game itself.
+
+    Parameters
+    ----------
+    game : Game
+        A game with no click made yet.
+    player : str, optional
+    program : str
+    clock : callable, optional
+        Returns the current time in seconds; :func:`time.perf_counter` by default. Times are
+        recorded from the first action.
+
+    Examples
+    --------
+    >>> from msanalysis.game import Game
+    >>> game = Game(Board.from_text("*..\\n..."), rules="safe-cell")
+    >>> recorder = ReplayRecorder(game, player="me", clock=iter(range(100)).__next__)
+    >>> _ = recorder.reveal((1, 2))
+    >>> recorder.flag((0, 0))
+    >>> recorder.chord((1, 1))
+    [(1, 0)]
+    >>> replay = recorder.replay()
+    >>> [(a.kind.value, a.cell, a.time) for a in replay.actions]
+    [('reveal', (1, 2), 0.0), ('flag', (0, 0), 1.0), ('chord', (1, 1), 2.0)]
+    >>> replay.rules, replay.player, replay.play().status
+    ('safe-cell', 'me', 'won')
+    """
+
+    def __init__(self, game: Game, *, player: str | None = None, program: str = "msanalysis",
+                 clock: Callable[[], float] | None = None) -> None:
+        if game.clicks:
+            raise InvalidInput("start recording before the first click: the recorder must see it")
+        self.game = game
+        self.player = player
+        self.program = program
+        self._clock = clock or _time.perf_counter
+        self._start: float | None = None
+        self._date: datetime | None = None
+        self._actions: list[Action] = []
+
+    def _now(self) -> float:
+        moment = float(self._clock())
+        if self._start is None:
+            self._start = moment
+            self._date = datetime.now(UTC).replace(microsecond=0)
+        return moment - self._start
+
+    def record(self, kind: ActionKind | str, cell: Cell) -> None:
+        """Keep an action that was already applied to the game."""
+        self._actions.append(Action(ActionKind(kind), cell, self._now()))
+
+    def __call__(self, move: Any) -> None:
+        """Keep a :class:`~msanalysis.play.autoplay.Move` that :func:`autoplay` applied."""
+        self.record(move.kind, move.cell)
+
+    def reveal(self, cell: Cell) -> list[Cell]:
+        """Reveal ``cell`` on the game and keep the action; returns the cells uncovered."""
+        opened = self.game.reveal(cell)
+        self.record(ActionKind.REVEAL, cell)
+        return opened
+
+    def chord(self, cell: Cell) -> list[Cell]:
+        opened = self.game.chord(cell)
+        self.record(ActionKind.CHORD, cell)
+        return opened
+
+    def flag(self, cell: Cell) -> None:
+        apply_action(self.game, Action(ActionKind.FLAG, cell))
+        self.record(ActionKind.FLAG, cell)
+
+    def unflag(self, cell: Cell) -> None:
+        self.game.unflag(cell)
+        self.record(ActionKind.UNFLAG, cell)
+
+    def replay(self) -> Replay:
+        """The game so far as a replay (the layout is the one in play, after the first click)."""
+        seconds = self._actions[-1].time if self._actions else None
+        return Replay(self.game.board, tuple(self._actions), rules=self.game.rules,
+                      player=self.player, program=self.program, date=self._date,
+                      seconds=seconds)
+
+
+def position_without_flags(position: Position) -> Position:
+    """The position with every flag read as a covered cell (the numbers are the truth).
+
+    Examples
+    --------
+    >>> print(position_without_flags(Position.from_text("mines: 1\\nF1\\n11")).to_text())
+    mines: 1
+    ?1
+    11
+    """
+    states = position.states
+    if not (states == FLAG).any():
+        return position
+    return Position(np.where(states == FLAG, HIDDEN, states), position.total_mines)
+
+

@@ -1,0 +1,167 @@
+"""Text renderings for a terminal: grids with row and column numbers, and one-line summaries.
+
+Every command of :mod:`msanalysis.cli` that shows a grid draws it here, so they all look alike;
+the numbers are coloured like the classic game's on a terminal. Pictures are
+:mod:`msanalysis.svg`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import typer
+
+from msanalysis.board import Board, Cell
+from msanalysis.exact import magnitude
+from msanalysis.position import Position
+
+__all__ = [
+    "board_rows",
+    "cells_text",
+    "layouts_summary",
+    "marked_rows",
+    "percent_grid",
+    "percent_rows",
+    "plural",
+    "position_rows",
+    "quantity",
+    "render_grid",
+]
+
+
+# Classic number colours (1 blue, 2 green, 3 red, 4 navy, 5 maroon, 6 teal, 7 black, 8 grey), as
+# close as the 16 terminal colours get.
+_CHAR_STYLE: dict[str, tuple[str, bool]] = {  # colour, bold
+    "1": ("bright_blue", False), "2": ("green", False), "3": ("bright_red", False),
+    "4": ("blue", False), "5": ("red", False), "6": ("cyan", False), "7": ("white", False),
+    "8": ("bright_black", False), "*": ("bright_red", True), "F": ("bright_magenta", True),
+    "?": ("bright_black", False), "S": ("bright_green", True), "M": ("bright_red", True),
+}
+
+
+def _styled(char: str) -> str:
+    """One cell character in its colour (and bold for marks), when it has one."""
+    style = _CHAR_STYLE.get(char)
+    if style is None:
+        return char
+    colour, bold = style
+    return typer.style(char, fg=colour, bold=bold)
+
+
+def render_grid(rows: list[str], *, colour: bool = False) -> str:
+    """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
+
+    Examples
+    --------
+    >>> print(render_grid(["?1", "F."]))
+      01
+    0 ?1
+    1 F.
+    """
+    width = max(len(row) for row in rows)
+    row_label = len(str(len(rows) - 1))
+    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
+    ones = "".join(str(c % 10) for c in range(width))
+    header = [" " * (row_label + 1) + tens] if width > 10 else []
+    header.append(" " * (row_label + 1) + ones)
+    lines = list(header)
+    for number, row in enumerate(rows):
+        cells = "".join(_styled(ch) if colour else ch for ch in row)
+        lines.append(f"{number:>{row_label}} {cells}")
+    return "\n".join(lines)
+
+
+def position_rows(position: Position) -> list[str]:
+    """A position's rows of cell characters, without its ``mines:`` header."""
+    text = position.to_text().splitlines()
+    return text[1:] if position.total_mines is not None else text
+
+
+def board_rows(board: Board) -> list[str]:
+    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
+    return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
+            for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
+
+
+def percent_rows(analysis: Any, position: Position) -> list[str]:
+    """Three characters a cell: the mine probability of an undecided cell in whole percent
+    (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
+    ``.`` for any revealed cell (its number is on the board above)."""
+    rows = position_rows(position)
+    probabilities = analysis.probabilities
+    out = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c, char in enumerate(row):
+            if (r, c) in analysis.forced_safe:
+                cells.append("  S")
+            elif (r, c) in analysis.forced_mines:
+                cells.append("  M")
+            elif (r, c) in analysis.constraints.unknown:
+                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
+            else:
+                cells.append(f"  {char if char in 'F*' else '.'}")
+        out.append("".join(cells))
+    return out
+
+
+def marked_rows(analysis: Any, position: Position) -> list[str]:
+    """The position's rows with forced safe cells as ``S`` and forced mines as ``M``."""
+    rows = [list(row) for row in position_rows(position)]
+    for r, c in analysis.forced_safe:
+        rows[r][c] = "S"
+    for r, c in analysis.forced_mines:
+        rows[r][c] = "M"
+    return ["".join(row) for row in rows]
+
+
+def cells_text(cells: Iterable[Cell]) -> str:
+    """How many cells, and the first twelve of them as ``row,col``."""
+    cells = sorted(cells)
+    shown = " ".join(f"{r},{c}" for r, c in cells[:12])
+    return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
+
+
+def percent_grid(rows: list[str]) -> str:
+    """Rows of three-character cells with column and row numbers."""
+    width = len(rows[0]) // 3
+    label = len(str(len(rows) - 1))
+    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
+    lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
+    return "\n".join(lines)
+
+
+def layouts_summary(result: Any) -> str:
+    """One line: how many layouts, whether that is all of them, and uniqueness."""
+    count = result.count
+    if count == 0:
+        return "no layout fits these numbers"
+    if result.exhaustive:
+        if count == 1:
+            return "1 layout, unique"
+        return f"{magnitude(count)} layouts, not unique; the first:"
+    stopped = "stopped at the time limit" if result.timed_out else "stopped at the limit"
+    uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
+    return (f"at least {magnitude(count)} {plural(count, 'layout')} ({stopped}), {uniqueness}; "
+            "the first:")
+
+
+def quantity(count: int, noun: str, plural_form: str | None = None) -> str:
+    """The count and the noun, singular or plural as the count asks.
+
+    >>> quantity(1, "mine"), quantity(10, "mine"), quantity(1, "safe cell")
+    ('1 mine', '10 mines', '1 safe cell')
+    """
+    return f"{count} {plural(count, noun, plural_form)}"
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``noun`` or its plural, as ``count`` asks (the number itself is not written).
+
+    >>> plural(1, "mine"), plural(2, "mine"), plural(0, "safe cell"), plural(3, "is", "are")
+    ('mine', 'mines', 'safe cells', 'are')
+    """
+    if count == 1:
+        return noun
+    return plural_form if plural_form is not None else noun + "s"

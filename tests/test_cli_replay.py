@@ -1,0 +1,118 @@
+"""Tests for ``msanalysis replay``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from msanalysis.cli import app
+from msanalysis.play.judge import analyze_replay, record_autoplay
+from msanalysis.position import Position
+from msanalysis.replay import load_replay, save_replay
+
+runner = CliRunner()
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "replays"
+EXPERT = PUZZLES / "zhang-shen-jia-expert-3bv122.mvf"
+
+
+def _games(tmp_path: Path, seeds=(0, 1, 2)) -> list[Path]:
+    paths = []
+    for seed in seeds:
+        path = tmp_path / f"game{seed}.msreplay.jsonl"
+        save_replay(record_autoplay(9, 9, 10, seed=seed, strategy="paper"), path)
+        paths.append(path)
+    return paths
+
+
+def test_json_is_the_judgement_of_each_file(tmp_path):
+    paths = _games(tmp_path)
+    result = runner.invoke(app, ["replay", *map(str, paths), "--json"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(paths)
+    for path, line in zip(paths, lines):
+        data = json.loads(line)
+        assert data == json.loads(json.dumps(analyze_replay(load_replay(path)).to_dict()))
+        assert data["file"] == str(path)
+
+
+def test_text_table_lists_the_risky_clicks_and_the_summary():
+    result = runner.invoke(app, ["replay", str(EXPERT)])
+    assert result.exit_code == 0, result.output
+    text = result.stdout
+    judged = analyze_replay(load_replay(EXPERT))
+    assert text.startswith(EXPERT.name)
+    assert "30x16/99, Minesweeper Clone 0.97 beta" in text
+    # One line per risky click, starting with its action index, and one explanation per
+    # needless guess.
+    for guess in judged.guesses:
+        assert any(line.split()[:1] == [str(guess.index)] and guess.verdict.value in line
+                   for line in text.splitlines())
+    assert text.count("is safe: ") == judged.verdicts["needless"]
+    assert f"{judged.clicks} clicks: 1 first, {judged.verdicts['safe']} safe" in text
+    assert "3BV 122, 3.23 3BV/s" in text
+
+
+def test_csv_positions_and_svg(tmp_path):
+    paths = _games(tmp_path, seeds=(3, 4, 5, 6))
+    out, positions, pictures = tmp_path / "all.csv", tmp_path / "positions", tmp_path / "svg"
+    result = runner.invoke(app, ["replay", *map(str, paths), "--csv", str(out), "--positions",
+                                 str(positions), "--svg", str(pictures), "--jobs", "2"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(out.open()))
+    assert [row["file"] for row in rows] == [str(p) for p in paths]
+    risky = 0
+    for path, row in zip(paths, rows):
+        judged = analyze_replay(load_replay(path))
+        assert row["survival"] == judged.to_dict()["survival"]
+        assert int(row["clicks"]) == judged.clicks and row["won"] == str(judged.won)
+        stem = path.name.removesuffix(".msreplay.jsonl")
+        xml.dom.minidom.parse(str(pictures / f"{stem}.svg"))
+        for guess in judged.guesses:
+            risky += 1
+            written = positions / f"{stem}-{guess.index:04d}.txt"
+            assert Position.load(written) == guess.position
+            xml.dom.minidom.parse(str(pictures / f"{stem}-{guess.index:04d}.svg"))
+            again = runner.invoke(app, ["analyze", str(written), "--json"])
+            assert again.exit_code == 0, again.output
+    assert risky > 0
+
+
+def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):
+    good = _games(tmp_path, seeds=(7,))[0]
+    broken = tmp_path / "broken.avf"
+    broken.write_bytes(b"\x00\x01\x02")
+    missing = tmp_path / "missing.rmv"
+    result = runner.invoke(app, ["replay", str(broken), str(good), str(missing), "--json"])
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line]
+    assert len(errors) == 2 and all(line.startswith("error: ") for line in errors)
+    assert str(broken) in errors[0] and "not a readable .avf replay" in errors[0]
+    assert errors[1] == f"error: no such file: {missing}"
+    assert "Traceback" not in result.output
+    assert json.loads(result.stdout)["file"] == str(good)
+
+
+def test_bad_jobs():
+    result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
+    assert result.exit_code == 2 and "--jobs takes 1 to 64" in result.stderr
+
+
+def test_dask_cluster_gives_the_same_reports(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    paths = _games(tmp_path, seeds=(8, 9))
+    missing = tmp_path / "missing.evf"
+    files = [str(paths[0]), str(missing), str(paths[1])]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        result = runner.invoke(app, ["replay", *files, "--json", "--dask",
+                                     cluster.scheduler_address])
+    assert result.exit_code == 2 and result.stderr.strip() == f"error: no such file: {missing}"
+    local = runner.invoke(app, ["replay", str(paths[0]), str(paths[1]), "--json"])
+    assert result.stdout == local.stdout

@@ -1,0 +1,241 @@
+"""Never a traceback, never a hang: the command line on large, hostile and wrong input.
+
+One test per class of failure an adversarial try of the command line found (tracebacks, hangs,
+wrong answers, messages), then a fuzz test that feeds random files and option values to every
+command and checks the one rule: exit status 0-3 with, on failure, one ``error:`` line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from msanalysis.board import Board
+from msanalysis.cli import app
+from msanalysis.position import HIDDEN, Position
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
+runner = CliRunner()
+
+
+def run(*args: object, stdin: str | None = None):
+    return runner.invoke(app, [str(a) for a in args], input=stdin)
+
+
+def one_error_line(result, status: int) -> str:
+    """The single error line of a failed command, checked."""
+    assert result.exit_code == status, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr
+    return result.stderr
+
+
+# -- tracebacks ------------------------------------------------------------------------------------
+
+def test_counts_of_any_size_are_written(tmp_path):
+    # 150x150 all hidden with 4,500 mines: comb(22500, 4500) layouts, some 4,900 digits, more
+    # than Python's str() writes.
+    path = tmp_path / "huge.txt"
+    path.write_text("mines: 4500\n" + "\n".join(["?" * 150] * 150) + "\n")
+    data = json.loads(run("analyze", path, "--json").stdout)
+    assert len(data["solutions"]) > 4300 and data["solutions"].isdigit()
+    text = run("analyze", path)
+    assert text.exit_code == 0
+    assert "solutions: about " in text.stdout and "digits)" in text.stdout
+
+
+def test_reconstruct_counts_of_any_size(tmp_path):
+    path = tmp_path / "open.txt"
+    path.write_text("\n".join(["?" * 150] * 150) + "\n")  # every cell free: 2**22500 layouts
+    data = json.loads(run("reconstruct", path, "--all", "--json").stdout)
+    assert len(data["solutions"]) == 6774 and data["exhaustive"] is True
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # this test may read back what the command may not write
+    try:
+        assert int(data["solutions"]) == 2 ** 22500
+    finally:
+        sys.set_int_max_str_digits(limit)
+    assert "about" in run("reconstruct", path, "--all").stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["generate", "--width", "100000000000", "--height", "1", "--mines", "1"],
+    ["generate", "--width", "100000", "--height", "100000", "--mines", "5"],
+    ["play", "--games", "1", "--width", "100000", "--height", "100000", "--mines", "5"],
+])
+def test_sizes_that_cannot_be_held_are_refused(args):
+    assert "at most 10000000 can be held" in one_error_line(run(*args), 2)
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+@pytest.mark.parametrize("command", ["show", "analyze", "metrics", "reconstruct", "solvable"])
+def test_endless_input_is_read_with_a_bound(command):
+    assert "more than 64 MiB" in one_error_line(run(command, "/dev/zero"), 2)
+
+
+# -- hangs -----------------------------------------------------------------------------------------
+
+def lattice(tmp_path: Path, mines: int) -> Path:
+    """A 40x40 board with every other row and column revealed: hard for SAT with the count."""
+    rng = np.random.default_rng(3)
+    board = Board(rng.random((40, 40)) < 0.2)
+    states = np.full((40, 40), HIDDEN, dtype=np.int8)
+    keep = np.zeros((40, 40), dtype=bool)
+    keep[::2, :] = keep[:, ::2] = True
+    keep &= ~board.mask
+    states[keep] = board.numbers[keep]
+    path = tmp_path / f"lattice-{mines}.txt"
+    Position(states, mines).save(path)
+    return path
+
+
+@pytest.mark.parametrize("mines", [220, 320])
+def test_analyze_keeps_its_time_limit(tmp_path, mines):
+    # 220 mines contradict the clues (naming the clues is the hard part), 320 fit them.
+    path = lattice(tmp_path, mines)
+    start = time.perf_counter()
+    result = run("analyze", path, "--time-limit", "1", "--json")
+    elapsed = time.perf_counter() - start
+    assert elapsed < 20, f"{elapsed:.1f} s for a 1 s limit"  # a bound on a hang, not a speed
+    assert result.exit_code in (0, 1, 3), result.output
+    if result.exit_code == 3:
+        data = json.loads(result.stdout)
+        assert data["exact"] is False and "time limit" in data["stopped"]
+
+
+# -- wrong answers ---------------------------------------------------------------------------------
+
+def test_more_flags_than_mines(tmp_path):
+    path = tmp_path / "over.txt"
+    path.write_text("mines: 1\nFF?\n111\n")
+    assert "flags outnumber the mines" in one_error_line(run("analyze", path), 1)
+    result = run("analyze", path, "--ignore-flags", "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["forced_mines"] == [[0, 1]]
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("mines: 1\nmines: 2\n??\n", "line 2: a second 'mines:' header"),
+    ("?\u0663\n", "line 1, column 2: unknown character"),
+    ("mines: \u00b2\n??\n", "line 1: bad header"),
+])
+def test_headers_and_digits_are_read_strictly(tmp_path, text, fragment):
+    path = tmp_path / "p.txt"
+    path.write_text(text)
+    assert fragment in one_error_line(run("analyze", path), 2)
+
+
+# -- messages --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("value", ["nan", "-1", "0", "inf"])
+def test_time_limit_must_be_a_positive_number(value):
+    path = PUZZLES / "positions" / "fifty-fifty-corner.txt"
+    message = one_error_line(run("analyze", path, "--time-limit", value), 2)
+    assert "--time-limit takes a positive number of seconds" in message
+
+
+def test_analyze_on_a_board_says_it_is_a_board():
+    message = one_error_line(run("analyze", PUZZLES / "boards" / "beginner-safe-cell-seed-1.mbf"),
+                             2)
+    assert "is a board (a mine layout), not a position" in message and "'show'" in message
+
+
+def test_explaining_a_cell_that_is_not_forced_answers():
+    path = PUZZLES / "positions" / "fifty-fifty-corner.txt"
+    result = run("analyze", path, "--explain", "0,0", "--json")
+    assert result.exit_code == 0
+    explanation = json.loads(result.stdout)["explanation"]
+    assert explanation["verdict"] is None and "not forced" in explanation["reason"]
+    assert "is not forced" in run("analyze", path, "--explain", "0,0").stdout
+    assert "off the 6x5 board" in one_error_line(run("analyze", path, "--explain", "9,9"), 2)
+
+
+def test_a_partial_analysis_exits_3_and_still_draws(tmp_path):
+    path = lattice(tmp_path, 320)
+    picture = tmp_path / "partial.svg"
+    result = run("analyze", path, "--time-limit", "0.001", "--svg", picture)
+    assert result.exit_code == 3, result.output
+    assert "time limit" in result.stderr and picture.read_text().startswith("<svg")
+
+
+def test_plurals_and_sizes_said_once(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("*..\n...\n")
+    assert "3x2, 1 mine, 1 opening, 1 island, 3BV 2" in run("show", path).stdout
+    first = run("play", "--games", "2", "--width", "5", "--height", "4", "--mines", "1").stdout
+    assert first.splitlines()[0].startswith("5x4/1, rules safe-cell")
+
+
+def test_safe_opening_on_a_tiny_board_starts_on_the_board():
+    result = run("generate", "--width", "2", "--height", "2", "--mines", "0",
+                 "--rules", "safe-opening", "--seed", "1")
+    assert result.exit_code == 0 and "first click 1,1" in result.stdout
+
+
+# -- fuzz: any input, one rule ---------------------------------------------------------------------
+
+COMMANDS = ["show", "analyze", "metrics", "reconstruct", "solvable", "replay"]
+OPTIONS = {
+    "analyze": [["--json"], ["--ignore-flags"], ["--mines", "3"], ["--explain", "0,0"],
+                ["--time-limit", "2"]],
+    "reconstruct": [["--rule", "mosaic"], ["--all"], ["--limit", "3"], ["--engine", "cpsat"],
+                    ["--time-limit", "2"], ["--json"]],
+    "solvable": [["--first-click", "0,0"], ["--rules", "safe-opening"], ["--json"]],
+    "show": [[]], "metrics": [["--json"]], "replay": [["--json"]],
+}
+TEXT = st.text(alphabet=st.sampled_from(list("?F*.012345678 \nmines:x#H9\u0663")), max_size=120)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(command=st.sampled_from(COMMANDS), data=st.one_of(st.binary(max_size=200), TEXT),
+       suffix=st.sampled_from([".txt", ".mine", ".mbf", ".avf", ".msreplay.jsonl", ""]),
+       options=st.integers(0, 5))
+def test_any_file_gets_an_answer_or_one_error_line(tmp_path, command, data, suffix, options):
+    path = tmp_path / f"input{suffix}"
+    path.write_bytes(data.encode() if isinstance(data, str) else data)
+    chosen = OPTIONS[command][options % len(OPTIONS[command])]
+    start = time.perf_counter()
+    result = run(command, path, *chosen)
+    assert time.perf_counter() - start < 30  # a bound on a hang, not a speed
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{command} {chosen} on {data!r}: {result.exception!r}"
+    assert result.exit_code in (0, 1, 2, 3), result.output
+    if result.exit_code:
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
+            (command, chosen, data, result.stderr)
+
+
+VALUES = st.one_of(st.integers(-10**12, 10**12).map(str), st.sampled_from(
+    ["nan", "inf", "-0", "", "abc", "3,4", "1e999", "expert", "no-guess", "-1,2", "٣"]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(command=st.sampled_from(["generate", "play"]),
+       option=st.sampled_from(["--width", "--height", "--mines", "--seed", "--first-click",
+                               "--difficulty", "--rules", "--games", "--strategy", "--jobs"]),
+       value=VALUES)
+def test_any_option_value_gets_an_answer_or_one_error_line(command, option, value):
+    base = {"generate": ["generate", "--difficulty", "beginner"],
+            "play": ["play", "--games", "1", "--difficulty", "beginner"]}[command]
+    if option == "--games" and command == "play":
+        base = ["play", "--difficulty", "beginner"]
+        if value.lstrip("-").isdigit():
+            value = str(int(value) % 4 - 1)  # -1 to 2 games: many games are slow, not wrong
+    if option in ("--width", "--height", "--mines") and value.lstrip("-").isdigit() \
+            and int(value) > 40:
+        value = str(int(value) % 5000)  # large boards are refused or slow to play, not wrong
+    result = run(*base, option, value)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{command} {option} {value!r}: {result.exception!r}"
+    assert result.exit_code in (0, 1, 2, 3), result.output
+    if result.exit_code:
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
+            (command, option, value, result.stderr)

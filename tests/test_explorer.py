@@ -1,0 +1,300 @@
+"""The explorer's Python side: moves, edits and replays change the state and the analysis; bad
+edits are refused with our errors; what travels to the browser is small and, applied the way the
+page applies it, gives the board Python holds."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from reference import enumerate_layouts, game_position
+
+pytest.importorskip("anywidget", reason="anywidget is not installed (the explorer extra)")
+
+from msanalysis import (
+    Board,
+    Explorer,
+    Game,
+    IllegalMove,
+    InvalidInput,
+    Position,
+    analyze,
+)
+from msanalysis.play.judge import analyze_replay, record_autoplay
+
+
+class Wire:
+    """Records the messages the widget sends, and applies them as explorer.js does."""
+
+    def __init__(self, explorer: Explorer) -> None:
+        self.messages: list[dict] = []
+        explorer.comm.send = lambda data=None, buffers=None, **_: self.messages.append(data)
+        self.board = explorer.get_state()["_board"]
+        self.cells = list(self.board["cells"])
+        n = self.board["width"] * self.board["height"]
+        unknown = lambda i: self.cells[i] == "?" or (self.cells[i] == "F"
+                                                      and self.board["ignore_flags"])
+        self.keys = [-1 if unknown(i) else -2 for i in range(n)]
+        for i, key in self.board["keys"].items():
+            self.keys[int(i)] = key
+
+    def sizes(self) -> list[int]:
+        return [len(json.dumps(m, separators=(",", ":"))) for m in self.messages]
+
+    def apply(self) -> None:
+        for message in self.messages:
+            patch = message.get("state", {}).get("_patch")
+            if patch and patch["serial"] > self.board["serial"]:
+                for i, char, key in patch["cells"]:
+                    self.cells[i], self.keys[i] = char, key
+                self.board = {**self.board, **{k: v for k, v in patch.items() if k != "cells"}}
+        self.messages.clear()
+
+
+def _same_as_python(wire: Wire, explorer: Explorer) -> None:
+    """The page's board after the patches equals the board Python would send whole."""
+    whole = explorer.get_state()["_board"]
+    assert "".join(wire.cells) == whole["cells"]
+    assert {str(i): k for i, k in enumerate(wire.keys) if k >= 0} == whole["keys"]
+    assert wire.board["table"] == whole["table"]
+    assert wire.board["best"] == whole["best"]
+
+
+def _click(explorer: Explorer, cell, kind: str = "click", **extra) -> None:
+    explorer._on_message(explorer, {"kind": kind, "index": cell[0] * explorer.position.width
+                                    + cell[1], "token": 1, **extra}, [])
+
+
+def _midgame(width: int, height: int, mines: int, seed: int) -> Game:
+    game = Game.started(width, height, mines, rules="safe-opening",
+                        first_click=(height // 2, width // 2), seed=seed)
+    for _ in range(3):
+        for cell in sorted(analyze(game.position()).forced_safe)[:6]:
+            if game.status == "playing":
+                game.reveal(cell)
+    return game
+
+
+# -- play ---------------------------------------------------------------------------------------
+
+def test_moves_from_python_and_from_the_page_follow_the_game():
+    game = Game(Board.from_text("*...\n....\n..*.\n...."))
+    explorer = Explorer(game)
+    revisions = []
+    explorer.observe(lambda change: revisions.append(change["new"]), names=["revision"])
+    assert explorer.reveal((0, 1)) == [(0, 1)]
+    assert explorer.position == game.position() and explorer.game is game
+    _click(explorer, (0, 0), kind="right")      # a right click flags
+    assert explorer.position.state((0, 0)) == -2
+    _click(explorer, (0, 0), kind="right")      # and unflags
+    assert explorer.position.state((0, 0)) == -1
+    explorer.flag((0, 0))
+    _click(explorer, (1, 1))                    # reveal the 2 next to two mines
+    explorer.flag((2, 2))
+    _click(explorer, (1, 1))                    # a click on a number chords
+    assert game.is_revealed((0, 1)) and game.is_revealed((2, 1))
+    assert len(revisions) == 7 and revisions == sorted(revisions)
+    # The analysis is the analysis of the position shown, recomputed after every move.
+    fresh = analyze(explorer.position)
+    assert explorer.analysis.position == explorer.position
+    assert explorer.analysis.forced_safe == fresh.forced_safe
+    assert explorer.analysis.forced_mines == fresh.forced_mines
+
+
+def test_won_and_lost_are_shown():
+    explorer = Explorer(Game(Board.from_text("*..\n...\n...")))
+    explorer.reveal((2, 2))
+    assert explorer.status == "won" and "won" in explorer.summary
+    explorer.load(Board.from_text("*..\n...\n..."))
+    explorer.reveal((0, 0))
+    assert explorer.status == "lost" and "lost" in explorer.summary
+    _click(explorer, (1, 1))  # after the end: the page shows the refusal, nothing is raised
+    assert "over" in explorer.message
+    with pytest.raises(IllegalMove, match="the game is over"):
+        explorer.reveal((1, 1))
+
+
+def test_a_new_game_for_every_first_click_rule():
+    explorer = Explorer()
+    for rules in ("safe-cell", "unsafe", "safe-opening", "windows-xp", "no-guess"):
+        explorer._on_message(explorer, {"kind": "new", "width": 8, "height": 8, "mines": 10,
+                                        "rules": rules, "seed": "4"}, [])
+        assert explorer.message == "", rules
+        assert explorer.game.rules == rules and explorer.game.clicks == 1
+        assert explorer.position.shape == (8, 8) and explorer.position.total_mines == 10
+    explorer._on_message(explorer, {"kind": "new", "width": 3, "height": 3, "mines": 20,
+                                    "rules": "safe-cell", "seed": ""}, [])
+    assert "mines" in explorer.message and explorer.game.rules == "no-guess"
+
+
+def test_probabilities_against_the_reference_enumerator():
+    for seed in range(6):
+        position = game_position(seed)
+        explorer = Explorer(position)
+        reference = enumerate_layouts(position)
+        if reference.solutions == 0:
+            assert explorer.analysis is None and explorer.inconsistency is not None
+            continue
+        for cell in reference.unknown:
+            p = reference.probability(cell)
+            assert explorer.probability_text(cell).startswith(
+                f"{p.numerator}/{p.denominator} "), (seed, cell)
+        table = explorer.get_state()["_board"]["table"]
+        keys = explorer.get_state()["_board"]["keys"]
+        width = position.width
+        for (row, col) in reference.forced_safe:
+            key = keys.get(str(row * width + col), -1)
+            assert table[str(key)][0] == "safe"
+
+
+def test_hovering_and_selecting_a_forced_cell():
+    explorer = Explorer(Position.from_text("mines: 2\n????\n121?\n...?"))
+    sent = []
+    explorer.comm.send = lambda data=None, buffers=None, **_: sent.append(data)
+    _click(explorer, (0, 1), kind="hover")
+    assert sent[0]["content"] == {"hover": 1, "text": "0/1 (0%)"}
+    _click(explorer, (0, 0), explain=True)  # shift+click: why is it forced?
+    selected = explorer.selected
+    assert selected["cell"] == 0 and selected["clues"]
+    assert selected["text"].startswith("(0, 0) is a mine")
+    explorer.load(Position.from_text("mines: 1\n??\n11"))
+    explorer.explain((0, 1))
+    assert explorer.selected["text"] == "(0, 1): mine probability 1/2 (50%)"
+
+
+# -- edit ---------------------------------------------------------------------------------------
+
+def test_edits_change_the_position_and_its_analysis():
+    explorer = Explorer(Game(Board.from_text("*..\n...\n...")), mode="edit")
+    explorer.set_cell((1, 1), 1)
+    assert explorer.game is None and explorer.position.state((1, 1)) == 1
+    explorer.set_mines(1)
+    assert explorer.analysis.solutions == 8
+    assert explorer.analysis.exact_probability((0, 0)) == Fraction(1, 8)
+    _click(explorer, (0, 1), tool="F")          # the page's palette: a flag
+    assert explorer.position.state((0, 1)) == -2
+    assert explorer.analysis.solutions == 1
+    explorer.resize(4, 2)
+    assert explorer.position.to_text() == "mines: 1\n?F??\n?1??"
+    explorer._on_message(explorer, {"kind": "size", "width": 4, "height": 3, "mines": ""}, [])
+    assert explorer.position.shape == (3, 4) and explorer.position.total_mines is None
+
+
+def test_an_inconsistent_edit_shows_the_clues_that_contradict():
+    explorer = Explorer(Position.from_text("mines: 1\n???\n?1?\n???"), mode="edit")
+    explorer.set_cell((0, 0), 3)
+    assert explorer.analysis is None
+    clues = explorer.inconsistency.clues
+    assert (0, 0) in clues
+    assert explorer.get_state()["_board"]["conflict"] == [r * 3 + c for r, c in clues]
+    assert "no layout" in explorer.summary
+    explorer.set_cell((0, 0), "?")              # undone: consistent again
+    assert explorer.inconsistency is None and explorer.analysis.solutions == 8
+
+
+@pytest.mark.parametrize(("edit", "message"), [
+    (lambda e: e.set_cell((5, 0), 1), r"cell \(5, 0\) is off the 3x2 board"),
+    (lambda e: e.set_cell((0, 0), 9), r"cannot set cell \(0, 0\) to 9"),
+    (lambda e: e.set_cell((0, 0), "*"), r"cannot set cell \(0, 0\) to '\*'"),
+    (lambda e: e.set_cell("a1", 1), r"a cell is a pair \(row, col\), got 'a1'"),
+    (lambda e: e.resize(0, 3), r"0"),
+    (lambda e: e.set_mines(7), r"7 mines do not fit on 6 cells"),
+    (lambda e: e.set_mines(-1), r"cannot be negative"),
+    (lambda e: e.go_to(1), r"no replay loaded"),
+])
+def test_bad_edits_are_refused_with_a_clear_message(edit, message):
+    explorer = Explorer(Position.from_text("mines: 1\n?1.\n?1."), mode="edit")
+    before = explorer.position
+    with pytest.raises(InvalidInput, match=message):
+        edit(explorer)
+    assert explorer.position == before
+
+
+def test_moves_without_a_game_are_refused():
+    explorer = Explorer(Position.from_text("mines: 1\n?1.\n?1."))
+    with pytest.raises(IllegalMove, match="no game to play"):
+        explorer.reveal((0, 0))
+    _click(explorer, (0, 0))  # in play mode without a game, a click explains instead
+    assert explorer.selected["text"] == "(0, 0): mine probability 1/2 (50%)"
+    with pytest.raises(TypeError, match="cannot explore a list"):
+        explorer.load([[1]])
+
+
+# -- replay -------------------------------------------------------------------------------------
+
+def test_replay_steps_show_each_click_and_its_verdict():
+    replay = record_autoplay(9, 9, 10, seed=3, strategy="safest")
+    explorer = Explorer(replay)
+    judged = analyze_replay(replay)
+    assert explorer.mode == "replay" and explorer.steps == len(replay.actions)
+    assert explorer.position == replay.game().position()
+    for index, (kind, row, col, verdict, _) in enumerate(explorer._replay):
+        assert (kind, (row, col)) == (replay.actions[index].kind, replay.actions[index].cell)
+        expected = {j.verdict.value for j in judged.judgements if j.index == index}
+        assert verdict == ", ".join(sorted(expected))
+    explorer.step = 1                            # the slider in the page
+    game = replay.game()
+    game.reveal(replay.actions[0].cell)
+    assert explorer.position == game.position()
+    explorer.go_to(explorer.steps)
+    assert explorer.position == replay.play().position()
+    assert explorer.analysis.ignore_flags       # judged as the judge does: flags ignored
+    with pytest.raises(InvalidInput, match="out of range"):
+        explorer.go_to(explorer.steps + 1)
+    explorer.load(Position.from_text("?1"))
+    assert explorer.mode == "play" and explorer.steps == 0
+
+
+# -- what travels -------------------------------------------------------------------------------
+
+def test_a_click_sends_a_patch_not_the_board():
+    explorer = Explorer(_midgame(100, 100, 1600, seed=1))
+    wire = Wire(explorer)
+    whole = len(json.dumps(explorer.get_state()["_board"], separators=(",", ":")))
+    for cell in sorted(explorer.analysis.forced_safe)[:4]:
+        _click(explorer, cell)
+        sizes = wire.sizes()
+        # One update for the click: the changed cells and the table of groups, not the 10,000
+        # cells (the whole board is about 12 KB here; a click about 4 KB, mostly the table).
+        assert len(sizes) == 1 and sizes[0] < whole / 2, (sizes, whole)
+        assert "_board" not in wire.messages[0]["state"]
+        wire.apply()
+        _same_as_python(wire, explorer)
+
+
+def test_patches_rebuild_the_board_through_moves_edits_and_steps():
+    explorer = Explorer(_midgame(30, 16, 99, seed=5))
+    wire = Wire(explorer)
+    rng = np.random.default_rng(0)
+    for _ in range(12):
+        hidden = sorted(explorer.position.hidden)
+        cell = hidden[int(rng.integers(len(hidden)))]
+        if explorer.analysis is not None and explorer.analysis.forced_safe:
+            cell = sorted(explorer.analysis.forced_safe)[0]
+        if explorer.game is not None and explorer.status == "playing":
+            _click(explorer, cell)
+        else:
+            _click(explorer, cell, tool=str(int(rng.integers(0, 4))))
+            explorer.mode = "edit"
+        wire.apply()
+        _same_as_python(wire, explorer)
+
+
+def test_without_a_front_end_the_board_is_a_picture():
+    explorer = Explorer(Position.from_text("mines: 1\n??\n11"))
+    data, _ = explorer._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["image/svg+xml"].startswith("<svg") and "50%" in data["image/svg+xml"]
+    explorer.overlays = False
+    assert "50%" not in explorer._repr_svg_()
+
+
+def test_the_front_end_ships_beside_the_module():
+    # The wheel takes every file of the package directory (pyproject.toml), these two included.
+    import msanalysis.explorer as module
+
+    assert "export default" in str(module.Explorer._esm)
+    assert ".mse-cell" in str(module.Explorer._css)

@@ -1,0 +1,113 @@
+"""The package's layers: each module imports only from its own layer or those below, and no
+import cycle joins two modules (see docs/ARCHITECTURE.md).
+
+The imports are read from the source (every ``import`` statement, at any depth), so a lazy import
+inside a function counts like one at the top; the one exception is the pictures a value draws of
+itself in Jupyter (``_repr_svg_``), which import the face lazily by design.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import networkx as nx
+
+PACKAGE = Path(__file__).resolve().parent.parent / "msanalysis"
+
+LAYERS = {
+    "model": 0,    # layouts, rules, the game, what a player sees, files
+    "engine": 1,   # constraints, solvers, counts, the analysis, number grids
+    "play": 2,     # strategies, whole games, guess-free boards, replays
+    "faces": 3,    # rendering and interaction
+}
+MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
+         "_toollib"}
+ENGINE = {"constraints", "sat", "counting", "analysis", "obvious", "reconstruction", "tracker",
+          "puzzle"}
+FACES = {"text", "svg", "cli", "explorer"}
+
+
+def layer_of(module: str) -> int:
+    """The layer of ``msanalysis.X`` or ``msanalysis.play.X``."""
+    parts = module.split(".")
+    if parts[1] == "play":
+        return LAYERS["play"]
+    name = parts[1]
+    for layer, names in (("model", MODEL), ("engine", ENGINE), ("faces", FACES)):
+        if name in names:
+            return LAYERS[layer]
+    raise AssertionError(f"{module} belongs to no layer: add it to tests/test_layers.py and to "
+                         "docs/ARCHITECTURE.md")
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE.parent).with_suffix("")
+        name = ".".join(relative.parts)
+        if name.endswith("__init__"):
+            continue  # the package's lazy exports reach every layer on purpose
+        found[name] = path
+    return found
+
+
+def imports(path: Path) -> list[tuple[str, bool]]:
+    """``(imported module, inside _repr_svg_)`` for every import of msanalysis in ``path``."""
+    tree = ast.parse(path.read_text())
+    found = []
+
+    def visit(node: ast.AST, in_repr: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = in_repr or (isinstance(child, ast.FunctionDef)
+                                 and child.name == "_repr_svg_")
+            if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
+                if child.module == "msanalysis":  # from msanalysis import svg
+                    found.extend((f"msanalysis.{alias.name}", inside) for alias in child.names)
+                elif child.module.startswith("msanalysis."):
+                    found.append((child.module, inside))
+            elif isinstance(child, ast.Import):
+                found.extend((alias.name, inside) for alias in child.names
+                             if alias.name.startswith("msanalysis."))
+            visit(child, inside)
+
+    visit(tree, False)
+    return found
+
+
+def test_every_module_belongs_to_a_layer():
+    for name in modules():
+        layer_of(name)
+
+
+def test_each_layer_imports_only_from_below():
+    wrong = []
+    for name, path in modules().items():
+        for target, in_repr in imports(path):
+            if target in ("msanalysis.play",):
+                continue
+            if in_repr and target == "msanalysis.svg":
+                continue  # a value drawing itself in Jupyter: lazily, by design
+            if layer_of(target) > layer_of(name):
+                wrong.append(f"{name} imports {target}")
+    assert not wrong, "imports that reach up a layer:\n" + "\n".join(wrong)
+
+
+def test_the_core_never_imports_a_face():
+    faces = {f"msanalysis.{face}" for face in FACES}
+    for name, path in modules().items():
+        if layer_of(name) == LAYERS["faces"]:
+            continue
+        for target, in_repr in imports(path):
+            assert target not in faces or in_repr, f"{name} imports the face {target}"
+
+
+def test_no_import_cycles():
+    graph = nx.DiGraph()
+    for name, path in modules().items():
+        graph.add_node(name)
+        for target, in_repr in imports(path):
+            if not in_repr and target in modules():
+                graph.add_edge(name, target)
+    cycles = list(nx.simple_cycles(graph))
+    assert not cycles, f"import cycles: {cycles}"

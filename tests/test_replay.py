@@ -1,0 +1,406 @@
+"""Tests for reading, writing, recording and playing back replays (msanalysis.replay).
+
+Real replays come from ``../shared/replays`` beside the repository (skipped when absent); the
+project's own replays come from seeded games and are tested everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from msanalysis.board import Board
+from msanalysis.game import Game
+from msanalysis.play.judge import record_autoplay
+from msanalysis.position import FLAG, HIDDEN
+from msanalysis.replay import (
+    Action,
+    ActionKind,
+    Replay,
+    ReplayError,
+    ReplayRecorder,
+    load_replay,
+    save_replay,
+)
+from replay_files import SHARED, SHARED_FILES, needs_shared
+
+# What the shared folder's README says of each file: (width, height, mines).
+SIZES = {"Cus_8x11": (8, 11, 7), "Wang_Jia_Ning_Beg": (8, 8, 10), "beg_chinese": (8, 8, 10),
+         "Zhang Shen Jia_Exp": (30, 16, 99), "b_5_3.796": (8, 8, 10), "test_rmv2": (8, 8, 10)}
+
+
+def _toollib_video(path: Path):
+    import ms_toollib
+
+    kind = {".avf": ms_toollib.AvfVideo, ".rmv": ms_toollib.RmvVideo,
+            ".evf": ms_toollib.EvfVideo, ".mvf": ms_toollib.MvfVideo}[path.suffix]
+    video = kind(str(path))
+    video.parse()
+    video.analyse()
+    return video
+
+
+# -- real replays --------------------------------------------------------------------------------
+
+@needs_shared
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name[:24])
+def test_shared_replay_loads_with_its_size_and_facts(path):
+    replay = load_replay(path)
+    size = next(value for prefix, value in SIZES.items() if path.name.startswith(prefix))
+    assert (replay.width, replay.height, replay.mines) == size
+    assert replay.source == str(path)
+    assert replay.player and replay.program and replay.date is not None
+    assert replay.rules in ("safe-cell", "no-guess")
+    assert replay.actions and 0 <= replay.actions[0].time < 0.1
+    assert all(a.time <= b.time for a, b in zip(replay.actions, replay.actions[1:]))
+    assert replay.first_click is not None and not replay.board.is_mine(replay.first_click)
+    video = _toollib_video(path)
+    assert replay.board.bbbv == video.bbbv
+    assert replay.seconds == pytest.approx(video.rtime)
+
+
+@needs_shared
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name[:24])
+def test_played_back_a_replay_ends_on_the_board_the_file_records(path):
+    """Our play-back of our actions against ms-toollib's own final board, read separately."""
+    replay = load_replay(path)
+    game = replay.play()
+    assert game.status == "won"
+    video = _toollib_video(path)
+    recorded = np.array(video.events[-1].next_game_board.game_board)
+    ours = game.position().states
+    assert np.array_equal(recorded <= 8, ours >= 0)
+    assert np.array_equal(recorded[recorded <= 8], ours[ours >= 0])
+    assert np.array_equal(recorded == 11, ours == FLAG)
+
+
+@needs_shared
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name[:24])
+def test_the_layout_reproduces_every_number_the_player_saw(path):
+    replay = load_replay(path)
+    numbers = replay.board.numbers
+    seen = 0
+    for event in _toollib_video(path).events:
+        if event.useful_level:
+            shown = np.array(event.next_game_board.game_board)
+            revealed = shown <= 8
+            assert not (revealed & replay.board.mask).any()
+            assert np.array_equal(shown[revealed], numbers[revealed])
+            seen += 1
+    assert seen >= len([a for a in replay.actions if a.kind is not ActionKind.UNFLAG]) // 2
+
+
+@needs_shared
+def test_preflags_and_chords_become_actions():
+    replay = load_replay(SHARED / "test_rmv2_16px_preflags.rmv")
+    kinds = [a.kind for a in replay.actions]
+    first_reveal = kinds.index(ActionKind.REVEAL)
+    assert first_reveal > 0 and set(kinds[:first_reveal]) == {ActionKind.FLAG}
+    assert ActionKind.CHORD in kinds and ActionKind.UNFLAG in kinds
+    # A chord is on a revealed number, a flag on a covered cell.
+    for _index, action, game in replay.before_each():
+        if action.kind is ActionKind.CHORD:
+            assert game.is_revealed(action.cell)
+        elif action.kind is ActionKind.FLAG:
+            assert not game.is_revealed(action.cell)
+
+
+@needs_shared
+def test_pixels_of_a_24_pixel_replay_map_to_cells():
+    replay = load_replay(SHARED / "test_rmv2_24px.rmv")
+    assert replay.play().status == "won"
+    assert all(0 <= a.cell[0] < 8 and 0 <= a.cell[1] < 8 for a in replay.actions)
+
+
+@needs_shared
+def test_a_real_replay_survives_our_format(tmp_path):
+    replay = load_replay(SHARED / "Zhang Shen Jia_Exp_38.82(3bv122).mvf")
+    save_replay(replay, tmp_path / "exp.msreplay.jsonl")
+    again = load_replay(tmp_path / "exp.msreplay.jsonl")
+    assert again == replay and again.program == "Minesweeper Clone 0.97 beta"
+
+
+# -- our own replays -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(6))
+def test_recorded_games_round_trip(tmp_path, seed):
+    rules = ["safe-cell", "safe-opening", "windows-xp", "unsafe"][seed % 4]
+    replay = record_autoplay(9, 9, 10, seed=seed, rules=rules, strategy="safest",
+                             flag_mines=seed % 2 == 0)
+    path = tmp_path / f"game{seed}.msreplay.jsonl"
+    save_replay(replay, path)
+    loaded = load_replay(path)
+    assert loaded == replay
+    assert loaded.source == str(path) and replay.source is None
+    assert loaded.rules == rules and loaded.program == "msanalysis"
+    header = json.loads(path.read_text().splitlines()[0])
+    assert header["result"] == replay.play().status
+    assert header["first_click"] == list(replay.first_click)
+
+
+def test_a_recorded_game_plays_back_to_the_same_end():
+    board = Board.from_text("*....\n.....\n..*..\n.....\n....*")
+    game = Game(board)
+    recorder = ReplayRecorder(game, clock=iter(range(100)).__next__)
+    recorder.reveal((0, 4))
+    recorder.flag((0, 0))
+    recorder.flag((2, 2))
+    recorder.unflag((2, 2))
+    recorder.reveal((4, 0))
+    replay = recorder.replay()
+    again = replay.play()
+    assert np.array_equal(again.position().states, game.position().states)
+    assert again.status == game.status
+    assert [a.kind for a in replay.actions] == ["reveal", "flag", "flag", "unflag", "reveal"]
+
+
+def test_windows_xp_keeps_the_layout_in_play():
+    # Seed 1 puts a mine under (0, 0) before the move (checked here), so the layout changes.
+    from msanalysis.rules import generate
+
+    for seed in range(200):
+        if generate(9, 9, 10, rules="unsafe", seed=seed).is_mine((4, 4)):
+            break
+    replay = record_autoplay(9, 9, 10, seed=seed, rules="windows-xp", first_click=(4, 4),
+                             strategy="safest")
+    assert not replay.board.is_mine((4, 4))
+    assert replay.play().clicks >= 1
+
+
+def test_recorder_must_see_the_first_click():
+    game = Game.started(9, 9, 10, seed=1)
+    with pytest.raises(ValueError, match="before the first click"):
+        ReplayRecorder(game)
+
+
+def test_more_flags_than_mines_play_back():
+    board = Board.from_text("*..\n...\n...")
+    # Flags placed before the first click, as Viennasweeper allows; the cascade leaves them.
+    replay = Replay(board, [Action("flag", (0, 1)), Action("flag", (1, 0)),
+                            Action("flag", (0, 0)), Action("reveal", (2, 2))])
+    game = replay.play()
+    assert game.flags_placed == 3 and game.status == "playing"
+    assert game.is_revealed((1, 1)) and not game.is_revealed((0, 1))
+
+
+def test_action_checks():
+    with pytest.raises(ValueError, match="unknown action"):
+        Action("dig", (0, 0))
+    with pytest.raises(ValueError, match="off the"):
+        Replay(Board.from_text("*."), [Action("reveal", (0, 2))])
+    with pytest.raises(ValueError, match="unknown rules"):
+        Replay(Board.from_text("*."), [], rules="lucky")
+
+
+# -- bad files -----------------------------------------------------------------------------------
+
+def _ours(tmp_path, seed=2, **changes) -> tuple[Path, list[str]]:
+    replay = record_autoplay(9, 9, 10, seed=seed, strategy="safest", flag_mines=True)
+    path = tmp_path / "game.msreplay.jsonl"
+    save_replay(replay, path)
+    lines = path.read_text().splitlines()
+    if changes:
+        header = json.loads(lines[0])
+        header.update(changes)
+        lines[0] = json.dumps(header)
+    return path, lines
+
+
+def _error(path: Path) -> ReplayError:
+    start = time.perf_counter()
+    with pytest.raises(ReplayError) as caught:
+        load_replay(path)
+    assert time.perf_counter() - start < 30
+    assert str(path) in str(caught.value)
+    return caught.value
+
+
+def test_our_format_truncated(tmp_path):
+    path, lines = _ours(tmp_path)
+    text = "\n".join(lines)
+    path.write_text(text[:len(text) - 7])
+    assert "truncated" in _error(path).reason
+
+
+def test_our_format_unknown_version(tmp_path):
+    path, lines = _ours(tmp_path, version=7)
+    path.write_text("\n".join(lines) + "\n")
+    error = _error(path)
+    assert "unknown version 7" in error.reason and error.line == 1
+
+
+def test_our_format_not_a_replay(tmp_path):
+    path = tmp_path / "other.jsonl"
+    path.write_text('{"hello": "world"}\n')
+    assert "not a replay" in _error(path).reason
+    path.write_text("hello\n")
+    assert "not a replay" in _error(path).reason
+
+
+def test_our_format_layout_contradicting_the_clicks(tmp_path):
+    path, lines = _ours(tmp_path)
+    replay = load_replay(path)
+    # Move a mine under a cell the player revealed later: the game ends there, and the clicks
+    # recorded after it cannot be played.
+    reveals = [a.cell for a in replay.actions if a.kind is ActionKind.REVEAL]
+    target = reveals[len(reveals) // 2]
+    mine = next(iter(replay.board.mines))
+    mask = replay.board.mask.copy()
+    mask[mine], mask[target] = False, True
+    header = json.loads(lines[0])
+    header["layout"] = Board(mask).to_text().splitlines()
+    lines[0] = json.dumps(header)
+    path.write_text("\n".join(lines) + "\n")
+    error = _error(path)
+    assert "contradicts the recorded clicks" in error.reason and error.line is not None
+
+
+def test_our_format_result_contradicting_the_clicks(tmp_path):
+    path, lines = _ours(tmp_path, seed=4)
+    status = load_replay(path).play().status
+    header = json.loads(lines[0])
+    header["result"] = "lost" if status == "won" else "won"
+    lines[0] = json.dumps(header)
+    path.write_text("\n".join(lines) + "\n")
+    assert "contradicts the recorded clicks" in _error(path).reason
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('{"time": 0.5, "action": "dig", "cell": [0, 0]}', "unknown action"),
+    ('{"time": 0.5, "action": "reveal", "cell": [99, 0]}', "off the"),
+    ('{"time": "soon", "action": "reveal", "cell": [0, 0]}', "time"),
+    ('[1, 2]', "not a JSON object"),
+])
+def test_our_format_bad_action_lines(tmp_path, line, expected):
+    path, lines = _ours(tmp_path)
+    lines.insert(3, line)
+    path.write_text("\n".join(lines) + "\n")
+    assert expected in _error(path).reason
+
+
+def test_our_format_bad_header(tmp_path):
+    path, lines = _ours(tmp_path, mines=11)
+    path.write_text("\n".join(lines) + "\n")
+    assert "the header says 11" in _error(path).reason
+    path, lines = _ours(tmp_path, rules="lucky")
+    path.write_text("\n".join(lines) + "\n")
+    assert "unknown rules" in _error(path).reason
+
+
+def test_empty_unknown_and_binary_files(tmp_path):
+    empty = tmp_path / "empty.evf"
+    empty.write_bytes(b"")
+    assert "empty" in _error(empty).reason
+    other = tmp_path / "board.txt"
+    other.write_text("*..\n...\n")
+    assert "unknown replay format" in _error(other).reason
+    noise = tmp_path / "noise.jsonl"
+    noise.write_bytes(bytes(range(256)))
+    assert "not a replay" in _error(noise).reason
+
+
+def test_random_bytes_under_each_binary_extension(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rng = random.Random(5)
+    for suffix in (".avf", ".rmv", ".evf", ".mvf"):
+        for size in (1, 40, 3000):
+            path = tmp_path / f"noise{size}{suffix}"
+            path.write_bytes(bytes(rng.randrange(256) for _ in range(size)))
+            assert "not a readable" in _error(path).reason
+    # ms-toollib's panics leave a crash.log behind in the working directory: not in ours.
+    assert not (tmp_path / "crash.log").exists()
+
+
+@needs_shared
+@pytest.mark.parametrize("path", SHARED_FILES, ids=lambda p: p.name[:24])
+def test_truncated_copies_of_real_replays(tmp_path, path):
+    data = path.read_bytes()
+    cut = tmp_path / f"cut{path.suffix}"
+    for fraction in (0.05, 0.5):
+        cut.write_bytes(data[:int(len(data) * fraction)])
+        assert "not a readable" in _error(cut).reason
+    cut.write_bytes(data[:-len(data) // 100])
+    try:
+        replay = load_replay(cut)
+    except ReplayError as error:
+        assert str(cut) in str(error)
+    else:
+        # .avf files end with data that is not the game's: the game itself is all there.
+        assert replay == load_replay(path)
+
+
+@needs_shared
+def test_a_toollib_layout_that_contradicts_the_clicks():
+    import subprocess
+    import sys
+
+    from msanalysis import replay as module
+    from msanalysis.replay import _from_toollib
+
+    path = SHARED / "test_rmv2_24px.rmv"
+    script = Path(module.__file__).with_name("_toollib.py")
+    data = json.loads(subprocess.run([sys.executable, "-P", str(script), "rmv", str(path)],
+                                     capture_output=True, check=True).stdout)
+    replay = _from_toollib(data, "rmv", str(path))
+    # Swap a mine with a cell the first click uncovered: numbers then differ from the file's.
+    first = replay.first_click
+    mine = sorted(replay.board.mines)[0]
+    layout = [row[:] for row in data["layout"]]
+    layout[mine[0]][mine[1]], layout[first[0]][first[1]] = 0, -1
+    data["layout"] = layout
+    with pytest.raises(ReplayError, match="contradicts the recorded clicks"):
+        _from_toollib(data, "rmv", str(path))
+
+
+def test_missing_ms_toollib_names_the_extra(tmp_path, monkeypatch):
+    import importlib.util
+
+    path = tmp_path / "game.avf"
+    path.write_bytes(b"\x01" * 100)
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "ms_toollib" else real(name, *a))
+    with pytest.raises(ModuleNotFoundError, match=r"msanalysis\[replays\]"):
+        load_replay(path)
+
+
+def test_a_directory_is_not_a_replay(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        load_replay(tmp_path)
+
+
+def test_position_without_flags_keeps_the_rest():
+    from msanalysis.replay import position_without_flags
+
+    replay = record_autoplay(9, 9, 10, seed=5, strategy="safest", flag_mines=True)
+    position = replay.play().position()
+    stripped = position_without_flags(position)
+    assert not (stripped.states == FLAG).any()
+    changed = position.states != stripped.states
+    assert (position.states[changed] == FLAG).all() and (stripped.states[changed] == HIDDEN).all()
+
+
+# -- the replays kept in the repository ----------------------------------------------------------
+
+PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "replays"
+
+
+def test_the_expert_replay_in_the_repository():
+    replay = load_replay(PUZZLES / "zhang-shen-jia-expert-3bv122.mvf")
+    assert (replay.width, replay.height, replay.mines, replay.board.bbbv) == (30, 16, 99, 122)
+    assert replay.player == "Zhang Shen Jia(China)" and replay.play().status == "won"
+    shared = SHARED / "Zhang Shen Jia_Exp_38.82(3bv122).mvf"
+    if shared.exists():
+        assert shared.read_bytes() == (PUZZLES / "zhang-shen-jia-expert-3bv122.mvf").read_bytes()
+
+
+def test_the_large_replay_in_the_repository():
+    replay = load_replay(PUZZLES / "safest-60x36-540-seed23.msreplay.jsonl")
+    assert (replay.width, replay.height, replay.mines) == (60, 36, 540)
+    assert replay.board.bbbv == 1018 and replay.play().status == "won"
+    assert replay.player == "safest" and replay.rules == "safe-opening"
