@@ -297,10 +297,9 @@ def test_small_puzzles_are_unique_and_irreducible(rule):
 
 
 @pytest.mark.parametrize("rule", RULES)
-def test_tiny_tiles_send_tests_to_the_whole_grid(monkeypatch, rule):
-    """With 2x2 tiles and a margin of 1, most tests need the whole-grid solver: still exact."""
-    monkeypatch.setattr(puzzle_module, "_TILE", 2)
-    monkeypatch.setattr(puzzle_module, "_MARGIN", 1)
+def test_tiny_tiles_send_tests_to_blocks_and_the_whole_grid(monkeypatch, rule):
+    """With 2x2 tiles, margins of 1 and blocks of 4, most tests go up the levels: still exact."""
+    monkeypatch.setattr(puzzle_module, "_LEVELS", [(2, 1), (4, 1)])
     for seed, (height, width) in enumerate(SMALL * 2):
         puzzle = make_puzzle(width=width, height=height, rule=rule, seed=seed, density=0.45,
                              check="sat")
@@ -310,8 +309,7 @@ def test_tiny_tiles_send_tests_to_the_whole_grid(monkeypatch, rule):
 @pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("rule", RULES)
 def test_graded_puzzles_are_minimal_for_their_grade(monkeypatch, rule, level):
-    monkeypatch.setattr(puzzle_module, "_TILE", 2)  # windows too small for many tests, as above
-    monkeypatch.setattr(puzzle_module, "_MARGIN", 2)
+    monkeypatch.setattr(puzzle_module, "_LEVELS", [(2, 2), (4, 1)])  # small windows, as above
     made = 0
     for seed, (height, width) in enumerate(SMALL * 2):
         try:
@@ -438,6 +436,7 @@ def test_flip_and_swap_patterns_are_true_second_layouts():
         rng = np.random.default_rng(seed)
         kept = rng.random(full.shape) < 0.6
         patterns = puzzle_module._Patterns(np.array(layout.mask), rule)
+        patterns.prepare(list(range(full.size)))
         for cell in np.flatnonzero(~kept):
             patterns.remove(int(cell))
         answer = np.array(layout.mask).ravel()
