@@ -36,11 +36,16 @@ DEFAULT_DENSITY = 99 / 480
 # Removal works tile by tile: one incremental solver holds a tile of clues behind selector
 # literals, inside a margin of cells whose clues are fixed for that tile, and its far edge free.
 # A test the tile cannot settle (the second layout it finds runs to that edge) goes to a solver
-# over the enclosing block and a wider margin, then a larger block, then the whole grid. Each
-# level is (block side, margin); tiles are visited block by block so that one solver per level
-# is alive at a time. Measured on 100x100 and 300x300 grids at the default density: the tiles
-# settle about 98% of the tests, the blocks of 32 nearly all the rest.
-_LEVELS = [(8, 8), (32, 16), (128, 32)]
+# over the enclosing block with a wider margin; each level is (block side, margin), and tiles
+# are visited block by block so that one solver per level is alive at a time. The rare test no
+# block settles goes to a window around its clue (built for it alone: margins of _WINDOWS), and
+# the rarer still to one solver over the whole grid. Measured at the default density: tiles
+# settle about 97% of the tests on 100x100 and 300x300 grids, blocks all but a few of the rest.
+_LEVELS = [(8, 8), (32, 16)]
+_WINDOWS = (48, 96)
+# Clues tried together at the start of a tile, halved after each failure: the first clues of a
+# tile's order are nearly always removable (dense clues around, the least telling ones first).
+_RUN = 32
 _DRAWS = 100  # layouts drawn, at most, before giving up on a size whose full grid is never unique
 
 
@@ -451,19 +456,27 @@ class _Maker:
             tile = _Region(self, top - margin, top + side + margin, left - margin,
                            left + side + margin, order, level)
             self.patterns.prepare(order)
-            for clue in order:
+            at, run = 0, _RUN
+            while at < len(order):
                 self._check_time()
-                removable = self._test(clue, tile)
-                solvers = [tile, *(solver for _, solver in self.blocks), self.whole]
-                for solver in solvers:
-                    if solver is not None:
-                        solver.decided(clue, not removable)
-                if removable:
-                    self.kept[clue] = False
-                    self.patterns.remove(clue)
-                self.done += 1
-                if self.on_test is not None:
-                    self.on_test(self.done, total)
+                if level == 3 and run > 1:
+                    # The next clues together: when none has a flip or swap and the tile finds
+                    # no second layout without all of them, they all go at once, as one by one
+                    # they would (each removal keeps uniqueness; removing fewer cannot break it).
+                    batch = []
+                    for clue in order[at:at + run]:
+                        if self.patterns.second_layout(clue):
+                            break
+                        batch.append(clue)
+                    if len(batch) > 1 and tile.all_removable(batch):
+                        for clue in batch:
+                            self._decide(clue, True, tile, total)
+                        at += len(batch)
+                        continue
+                    run //= 2
+                clue = order[at]
+                self._decide(clue, self._test(clue, tile), tile, total)
+                at += 1
             tile.close()
         for _, solver in self.blocks:
             if solver is not None:
@@ -471,6 +484,18 @@ class _Maker:
         if self.whole is not None:
             self.whole.close()
         return self.kept.reshape(self.mask.shape)
+
+    def _decide(self, clue: int, removable: bool, tile: _Region, total: int) -> None:
+        """Record a tested clue in every live solver and in the shown clues."""
+        for solver in (tile, *(solver for _, solver in self.blocks), self.whole):
+            if solver is not None:
+                solver.decided(clue, not removable)
+        if removable:
+            self.kept[clue] = False
+            self.patterns.remove(clue)
+        self.done += 1
+        if self.on_test is not None:
+            self.on_test(self.done, total)
 
     def _enter(self, top: int, left: int) -> None:
         """Close the block solvers of blocks this tile is not in (they are finished)."""
@@ -522,6 +547,17 @@ class _Maker:
             index += 1
             if block is not None:
                 verdict = block.test(clue)
+        row, col = divmod(clue, self.width)
+        for margin in _WINDOWS:
+            if verdict is not None:
+                break
+            top, bottom = max(0, row - margin), min(self.height, row + margin + 1)
+            left, right = max(0, col - margin), min(self.width, col + margin + 1)
+            if 2 * (bottom - top) * (right - left) >= self.mask.size:
+                break  # as big as the whole grid, whose solver stays for other tests
+            window = _Region(self, top, bottom, left, right, [clue], self.grade_level)
+            verdict = window.test(clue)
+            window.close()
         if verdict is None:
             if self.whole is None:
                 self.whole = _Region(self, 0, self.height, 0, self.width,
@@ -654,10 +690,15 @@ class _Region:
         self.solver = solver = Solver(name="mc")
         self.select: dict[int, int] = {}  # clue -> e: its constraint holds
         self.differ: dict[int, int] = {}  # clue -> a: the layout differs in its block
-        # Every constraint holds only under the literal `on`, assumed by every call: nothing
-        # propagates at level 0, where propagate() would not report it.
+        # For the grade tests every constraint holds only under the literal `on`, assumed by
+        # every call: nothing propagates at level 0, where propagate() would not report it. The
+        # SAT tests fix `on` instead: a guard propagated on every call costs a pass over every
+        # constraint each time (measured: 30x30 puzzles 25% slower).
         self.on = on = cells + 1
         top_var = cells + 1
+        guard = [on] if level < 3 else []
+        if level == 3:
+            solver.add_clause([on])
         # The clues whose cells all lie inside: the tested ones, and the others still shown.
         index = np.flatnonzero(whole_block)
         clue_ids = flat[index]
@@ -683,11 +724,16 @@ class _Region:
                     solver.add_atmost(negated + [select] * need, size)
                 solver.add_clause([-differ] + [-v if answer[v - 1] else v for v in block])
                 self.select[clue], self.differ[clue] = select, differ
+            elif guard:
+                if need < size:
+                    solver.add_atmost(block + guard * (size - need), size)
+                if need > 0:
+                    solver.add_atmost(negated + guard * need, size)
             else:
                 if need < size:
-                    solver.add_atmost(block + [on] * (size - need), size)
+                    solver.add_atmost(block, need)
                 if need > 0:
-                    solver.add_atmost(negated + [on] * need, size)
+                    solver.add_atmost(negated, size - need)
         if level == 2:
             self._add_pairs(maker, flat, lits, whole_block)
         self.level = level
@@ -792,6 +838,29 @@ class _Region:
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
         return "needed" if status else None
+
+    def all_removable(self, clues: list[int]) -> bool:
+        """Can these clues, consecutive in the test order, all go at once? True only when
+        proven (no second layout in the region differs from the answer next to any of them)."""
+        first, last = self.position[clues[0]], self.position[clues[-1]]
+        if last - first + 1 != len(clues):
+            raise AssertionError("a batch is a run of consecutive clues")
+        batch = self.solver.nof_vars() + 1
+        self.solver.add_clause([-batch] + [literal for clue in clues
+                                           for literal in self._differ_literals(clue)])
+        chain = [self.chain[last + 1]] if last + 1 < len(self.chain) else []
+        assumptions = [self.on, *(-self.select[clue] for clue in clues), batch, *chain]
+        status = _solve_before(self.solver, self.deadline, assumptions)
+        self.solver.add_clause([-batch])
+        if status is None:
+            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+        return not status
+
+    def _differ_literals(self, clue: int) -> list[int]:
+        """The literals "this cell of the clue's block differs from the answer"."""
+        row, col = divmod(clue, self.width)
+        block = self.region_lits[(row - self.top) * self.cols + col - self.left].tolist()
+        return [-v if self.answer[v - 1] else v for v in block if v]
 
     def _propagation_test(self, clue: int, assumptions: list[int]) -> str | None:
         """Grades 1 and 2: the rules, as unit propagation, on the region without ``clue``.
