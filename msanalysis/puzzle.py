@@ -14,18 +14,28 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, InvalidInput
-from msanalysis.reconstruction import (RULES, UNKNOWN, NumberGrid, _kernel, _Padded, _settle,
-                                       _solve_before, _Unsatisfiable, reconstruct)
+from msanalysis.reconstruction import (
+    RULES,
+    UNKNOWN,
+    NumberGrid,
+    _kernel,
+    _Padded,
+    _settle,
+    _solve_before,
+    _Unsatisfiable,
+    reconstruct,
+)
 
-__all__ = ["DEFAULT_DENSITY", "GRADES", "Puzzle", "grade", "make_puzzle"]
+__all__ = ["DEFAULT_DENSITY", "GRADES", "Puzzle", "grade", "make_puzzle", "read_grid"]
 
 GRADES = {1: "single clues", 2: "pairs of clues", 3: "a component's SAT"}
 """The reasoning each grade needs: the hardest step a solver must take to settle every cell."""
@@ -101,7 +111,7 @@ class Puzzle:
 
     @classmethod
     def from_grid(cls, grid: NumberGrid, *, seed: int | None = None,
-                  time_limit: float | None = None) -> "Puzzle":
+                  time_limit: float | None = None) -> Puzzle:
         """The puzzle a grid makes, solved and graded.
 
         Raises
@@ -110,29 +120,22 @@ class Puzzle:
             When no layout or more than one fits the grid.
         """
         found = reconstruct(grid, time_limit=time_limit)
-        if not found.unique:
+        if found.first is None or not found.unique:
             if found.count == 0:
                 raise InvalidInput("no layout fits these clues: not a puzzle")
             raise InvalidInput("several layouts fit these clues: not a puzzle with one answer")
-        level = grade(grid, time_limit=time_limit)
-        assert level is not None  # unique, so graded
-        return cls(grid, found.first, level, seed)
+        return cls(grid, found.first, _local_grade(grid) or 3, seed)
 
     @classmethod
-    def from_text(cls, text: str, *, rule: str = "mosaic") -> "Puzzle":
+    def from_text(cls, text: str, *, rule: str | None = None) -> Puzzle:
         """Read :meth:`to_text`'s output (or any grid text or Tatham ID) as a puzzle.
 
-        The header line written by :meth:`to_text` gives the rule and seed; without it ``rule``
-        applies (a Tatham ID is always mosaic).
+        The header line written by :meth:`to_text` gives the rule and seed (see
+        :func:`read_grid`).
         """
-        seed = None
-        for line in text.splitlines():
-            header = _HEADER.match(line.strip())
-            if header:
-                rule = header.group("rule")
-                seed = int(header.group("seed")) if header.group("seed") else None
-                break
-        return cls.from_grid(NumberGrid.from_text(text, rule=rule), seed=seed)
+        header = _header(text)
+        seed = int(header.group("seed")) if header and header.group("seed") else None
+        return cls.from_grid(read_grid(text, rule=rule), seed=seed)
 
     def to_text(self) -> str:
         """A header comment (rule, size, clues, grade, seed) and the grid's rows."""
@@ -151,15 +154,50 @@ _HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) \d+x\d+, \d
                      r"grade \d(?:, seed (?P<seed>\d+))?$")
 
 
+def _header(text: str) -> re.Match[str] | None:
+    """The header line :meth:`Puzzle.to_text` writes, among the text's first comment lines."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            return None
+        header = _HEADER.match(line)
+        if header:
+            return header
+    return None
+
+
+def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
+    """A puzzle's grid from text: our grid rows or a Tatham Mosaic ID.
+
+    The rule is ``rule`` when given; else the one named by the header that
+    :meth:`Puzzle.to_text` writes; else mosaic. (A Tatham ID is always mosaic.)
+
+    Examples
+    --------
+    >>> read_grid("# msanalysis puzzle: classic 2x1, 2 of 2 clues, grade 1\\n11").rule
+    'classic'
+    >>> read_grid("11").rule
+    'mosaic'
+    """
+    if rule is None:
+        header = _header(text)
+        rule = header.group("rule") if header else "mosaic"
+    return NumberGrid.from_text(text, rule=rule)
+
+
 # -- grading ------------------------------------------------------------------------------------
 
-def grade(grid: NumberGrid, *, time_limit: float | None = None) -> int | None:
+def grade(grid: NumberGrid, *, unique: bool | None = None,
+          time_limit: float | None = None) -> int | None:
     """The hardest reasoning a solver needs to settle every cell of ``grid``.
 
     Parameters
     ----------
     grid : NumberGrid
         Any grid of clues, under either rule.
+    unique : bool, optional
+        Whether exactly one layout fits, when the caller already knows (the search that grade
+        3 needs is then skipped).
     time_limit : float, optional
         Seconds allowed for the search of grade 3.
 
@@ -186,7 +224,9 @@ def grade(grid: NumberGrid, *, time_limit: float | None = None) -> int | None:
     local = _local_grade(grid)
     if local is not None:
         return local if local > 0 else None
-    return 3 if reconstruct(grid, time_limit=time_limit).unique else None
+    if unique is None:
+        unique = reconstruct(grid, time_limit=time_limit).unique
+    return 3 if unique else None
 
 
 def _local_grade(grid: NumberGrid) -> int | None:
@@ -294,7 +334,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         raise InvalidInput(f"time_limit must be positive, got {time_limit!r}")
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2 ** 32)
+        seed = secrets.randbits(32)
     rng = np.random.default_rng(seed)
     level = 3 if grade is None else grade
     if layout is None:
@@ -304,8 +344,8 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     else:
         full = NumberGrid.from_board(layout, rule=rule)
         if _full_grade(full) > level:
-            raise InvalidInput(f"this layout's full grid {_full_grade_words(full, level)}, so no "
-                             f"puzzle of grade {level} can be made from it")
+            raise InvalidInput(f"this layout's full grid {_full_grade_words(full, level)}, so "
+                               f"no puzzle of grade {level} can be made from it")
     mask = np.array(layout.mask)
     maker = _Maker(mask, rule, rng, deadline, on_test)
     kept = maker.remove_all(level)
@@ -361,9 +401,9 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
         if _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
             return board
-    raise InvalidInput(f"none of {_DRAWS} layouts of {width}x{height} with {mines} mines has a full "
-                     f"{rule} grid that fits only itself"
-                     + (f" at grade {level}" if level < 3 else ""))
+    raise InvalidInput(f"none of {_DRAWS} layouts of {width}x{height} with {mines} mines has a "
+                       f"full {rule} grid that fits only itself"
+                       + (f" at grade {level}" if level < 3 else ""))
 
 
 def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None) -> None:
@@ -825,8 +865,8 @@ class _Region:
         i = self.position[clue]
         chain = [self.chain[i + 1]] if i + 1 < len(self.chain) else []
         if self.level < 3:
-            return self._propagation_test(clue, [self.on, -self.select[clue]] + chain)
-        assumptions = [self.on, -self.select[clue], self.differ[clue]] + chain
+            return self._propagation_test(clue, [self.on, -self.select[clue], *chain])
+        assumptions = [self.on, -self.select[clue], self.differ[clue], *chain]
         status = _solve_before(self.solver, self.deadline, assumptions)
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
@@ -834,7 +874,7 @@ class _Region:
             return "removable"  # no second layout even with the region's edge left free
         if self.whole or self._inside():
             return "needed"
-        status = _solve_before(self.solver, self.deadline, assumptions + [self.fix])
+        status = _solve_before(self.solver, self.deadline, [*assumptions, self.fix])
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
         return "needed" if status else None
@@ -884,7 +924,7 @@ class _Region:
             return "removable"
         if self.whole:
             return "needed"
-        status, implied = self.solver.propagate(assumptions=assumptions + [self.fix])
+        status, implied = self.solver.propagate(assumptions=[*assumptions, self.fix])
         settled[:] = False
         implied_cells = np.abs(np.array(implied, dtype=np.int64))
         settled[implied_cells[implied_cells <= self.answer.size]] = True

@@ -696,10 +696,9 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded, *, state: np.ndarray | 
     Every step is a forced deduction, so no layout is lost; a contradiction means there is no
     layout at all. ``state`` gives cells already known (the puzzle grader starts from some).
     """
-    if state is None:
-        state = np.full(clues.shape, UNKNOWN, dtype=np.int8)
-    else:
-        state = state.astype(np.int8)  # a copy: the caller's array stays as it was
+    # A copy of the cells given: the caller's array stays as it was.
+    state = np.full(clues.shape, UNKNOWN, dtype=np.int8) if state is None \
+        else state.astype(np.int8)
     known = clues != UNKNOWN
     clues16 = clues.astype(np.int16)
     while True:

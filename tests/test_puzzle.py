@@ -199,7 +199,7 @@ def test_committed_tatham_ids_solve_to_their_one_layout(name):
     text = (TATHAM / name).read_text()
     grid = NumberGrid.load(TATHAM / name)
     game_id = next(line for line in text.splitlines() if line and not line.startswith("#"))
-    width, height, cells = tatham_cells(game_id)
+    _, _, cells = tatham_cells(game_id)
     assert grid.clues.ravel().tolist() == cells and grid.to_tatham() == game_id
     assert (grid.width, grid.height, int((grid.clues >= 0).sum())) == \
         (answer["width"], answer["height"], answer["clues"])
@@ -467,7 +467,7 @@ def test_minicard_counts_a_repeated_literal_once_per_occurrence():
                                                     rng.choice([-1, 1], size))]
             constraints.append((lits, int(rng.integers(0, size + 1))))
         expected = {values for values in product((False, True), repeat=variables)
-                    if all(sum(values[abs(l) - 1] == (l > 0) for l in lits) <= bound
+                    if all(sum(values[abs(lit) - 1] == (lit > 0) for lit in lits) <= bound
                            for lits, bound in constraints)}
         found = set()
         with Solver(name="mc") as solver:
