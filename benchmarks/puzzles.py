@@ -1,0 +1,173 @@
+"""Benchmark puzzle making against Simon Tatham's Mosaic generator (sgt-mosaic), same sizes.
+
+Usage::
+
+    .venv/bin/python benchmarks/puzzles.py            # full run, about 5 minutes
+    .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~1 minute
+
+Table 1 makes mosaic puzzles of the same sizes with ``sgt-mosaic --generate N WxH`` (when it is
+installed: Debian package ``sgt-puzzles``) and with :func:`msanalysis.puzzle.make_puzzle`, in
+this one process, and prints the time and the clues per puzzle of each, with the ratios. Tatham's
+generator draws every cell of its picture at random (half the cells filled) and keeps the clues
+its single-clue solver needs, trying to remove each of those once more ("aggressive", its
+default); ours removes every clue it can while the picture stays the only one (irreducible), at
+Tatham's density and at ours (expert Minesweeper's, 20.6%). Times are CPU seconds (ours: this
+process; Tatham's: its child processes), which a shared machine disturbs less than wall-clock
+time; wall-clock time is printed too.
+
+Table 2 times our larger puzzles (100x100 and 300x300) at the default density. Table 3 checks
+Tatham's IDs: a few hundred of them, 10x10 to 50x50, each read, solved, found to have exactly
+one layout, and that layout shown to give every clue (counted here, apart from the library).
+Every puzzle of ours is checked by ``make_puzzle`` itself (its answer is the only one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import time
+
+import numpy as np
+
+from msanalysis.puzzle import DEFAULT_DENSITY, make_puzzle
+from msanalysis.reconstruction import NumberGrid, reconstruct
+
+SGT_MOSAIC = shutil.which("sgt-mosaic", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
+TATHAM_DENSITY = 0.5  # each cell of its picture is one random bit
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def tatham_ids(size: str, count: int) -> tuple[list[str], float, float]:
+    """``count`` IDs from ``sgt-mosaic --generate``; (ids, CPU seconds, wall seconds) in all."""
+    assert SGT_MOSAIC is not None
+    cpu, wall = children_cpu(), time.perf_counter()
+    printed = subprocess.run([SGT_MOSAIC, "--generate", str(count), size], check=True,
+                             capture_output=True, text=True).stdout.split()
+    assert len(printed) == count, printed
+    return printed, children_cpu() - cpu, time.perf_counter() - wall
+
+
+def ours(width: int, height: int, density: float, seeds: range) -> tuple[list[int], float, float]:
+    """Clues of our puzzles made with ``seeds``; (clues, CPU seconds, wall seconds) in all."""
+    clues = []
+    cpu, wall = time.process_time(), time.perf_counter()
+    for seed in seeds:
+        puzzle = make_puzzle(width=width, height=height, density=density, seed=seed)
+        assert puzzle.irreducible and puzzle.solution.width == width
+        clues.append(puzzle.clue_count)
+    return clues, time.process_time() - cpu, time.perf_counter() - wall
+
+
+def show(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    return f"{seconds:.2f} s"
+
+
+def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    print(f"\n{title}")
+    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    print("  ".join("-" * w for w in widths))
+    for row in rows:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)), flush=True)
+
+
+def against_tatham(sizes: list[tuple[int, int]]) -> None:
+    rows = []
+    for side, count in sizes:
+        size = f"{side}x{side}"
+        cells = side * side
+        if SGT_MOSAIC is not None:
+            printed, cpu, wall = tatham_ids(size, count)
+            clues = [int((NumberGrid.from_tatham(i).clues >= 0).sum()) for i in printed]
+            tatham_cpu = cpu / count
+            tatham_clues = statistics.mean(clues)
+            rows.append([size, "sgt-mosaic", "0.5", str(count), show(tatham_cpu),
+                         show(wall / count), f"{tatham_clues:.1f} ({tatham_clues / cells:.0%})",
+                         "", ""])
+        for density in (TATHAM_DENSITY, DEFAULT_DENSITY):
+            made, cpu, wall = ours(side, side, density, range(1, count + 1))
+            mean = statistics.mean(made)
+            ratios = ["", ""]
+            if SGT_MOSAIC is not None:
+                ratios = [f"{(cpu / count) / tatham_cpu:.2f}", f"{mean / tatham_clues:.2f}"]
+            rows.append([size, "make_puzzle", f"{density:.3g}", str(count), show(cpu / count),
+                         show(wall / count), f"{mean:.1f} ({mean / cells:.0%})", *ratios])
+    title = "Mosaic puzzles, time and clues per puzzle"
+    if SGT_MOSAIC is None:
+        title += " (sgt-mosaic is not installed: Debian package sgt-puzzles; ours only)"
+    print_table(title, ["size", "generator", "density", "puzzles", "CPU / puzzle",
+                        "wall / puzzle", "clues (share)", "CPU vs sgt", "clues vs sgt"], rows)
+    print("CPU vs sgt and clues vs sgt: ours divided by sgt-mosaic's, at the same size (below 1: "
+          "faster, fewer clues).")
+
+
+def large(sizes: list[tuple[int, int, float]]) -> None:
+    rows = []
+    for side, count, density in sizes:
+        for seed in range(1, count + 1):
+            cpu, wall = time.process_time(), time.perf_counter()
+            puzzle = make_puzzle(width=side, height=side, density=density, seed=seed)
+            cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+            rows.append([f"{side}x{side}", f"{density:.3g}", str(seed), show(cpu), show(wall),
+                         f"{puzzle.clue_count} ({puzzle.share:.1%})", str(puzzle.grade)])
+    print_table("Large mosaic puzzles, irreducible, each checked unique by reconstruct",
+                ["size", "density", "seed", "CPU", "wall", "clues (share)", "grade"], rows)
+
+
+def tatham_solved(runs: list[tuple[str, int]]) -> None:
+    if SGT_MOSAIC is None:
+        print("\nTatham IDs: sgt-mosaic is not installed (Debian package sgt-puzzles); the IDs in "
+              "puzzles/tatham/ are checked by tests/test_puzzle.py instead.")
+        return
+    rows = []
+    total = 0
+    for size, count in runs:
+        printed, _, _ = tatham_ids(size, count)
+        start = time.perf_counter()
+        for game_id in printed:
+            grid = NumberGrid.from_text(game_id)
+            found = reconstruct(grid, limit=None)
+            assert found.exhaustive and found.count == 1, game_id
+            layout = np.array(found.first.mask)
+            # Every clue counted here, with a plain loop over its block.
+            for (row, col), value in np.ndenumerate(grid.clues):
+                if value >= 0:
+                    block = layout[max(0, row - 1):row + 2, max(0, col - 1):col + 2]
+                    assert int(block.sum()) == value, (game_id, row, col)
+            assert grid.to_tatham() == game_id
+        elapsed = time.perf_counter() - start
+        total += count
+        rows.append([size, str(count), "all unique, every clue shown", show(elapsed / count)])
+    print_table(f"Tatham IDs read and solved: {total} in all", ["generated as", "IDs", "result",
+                                                                "solve / ID"], rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer puzzles, no 300x300, Tatham's non-aggressive mode for big IDs")
+    args = parser.parse_args()
+    make_puzzle(width=8, height=8, seed=0)  # load the solvers before timing
+    if args.quick:
+        against_tatham([(10, 10), (20, 5), (30, 5)])
+        large([(100, 1, DEFAULT_DENSITY)])
+        tatham_solved([("10x10", 100), ("20x20", 50), ("30x30h0", 50), ("50x50h0", 50)])
+        return
+    against_tatham([(10, 20), (20, 10), (30, 10), (50, 5)])
+    large([(100, 3, DEFAULT_DENSITY), (300, 1, DEFAULT_DENSITY), (100, 1, TATHAM_DENSITY)])
+    tatham_solved([("10x10", 100), ("15x15", 50), ("20x20", 50), ("25x25", 30), ("30x30", 30),
+                   ("40x40", 20), ("50x50", 20)])
+
+
+if __name__ == "__main__":
+    main()
