@@ -137,7 +137,7 @@ def tatham_solved(runs: list[tuple[str, int]]) -> None:
         for game_id in printed:
             grid = NumberGrid.from_text(game_id)
             found = reconstruct(grid, limit=None)
-            assert found.exhaustive and found.count == 1, game_id
+            assert found.exhaustive and found.count == 1 and found.first is not None, game_id
             layout = np.array(found.first.mask)
             # Every clue counted here, with a plain loop over its block.
             for (row, col), value in np.ndenumerate(grid.clues):
