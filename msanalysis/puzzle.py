@@ -55,7 +55,7 @@ _LEVELS = [(8, 8), (32, 16)]
 _WINDOWS = (48, 96)
 # Clues tried together at the start of a tile, halved after each failure: the first clues of a
 # tile's order are nearly always removable (dense clues around, the least telling ones first).
-_RUN = 32
+_RUN = 8
 _DRAWS = 100  # layouts drawn, at most, before giving up on a size whose full grid is never unique
 
 
@@ -254,9 +254,10 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     """Make a puzzle with exactly one answer and as few clues as the removal order allows.
 
     Starts from every number of the layout and tries to remove each clue in turn, in a seeded
-    random order, keeping the removal when the layout stays the only one that fits (and, with
-    ``grade``, stays solvable with that reasoning). Every clue is tried once, so no single clue
-    of the result can be removed: it is irreducible (minimal), though not always the smallest.
+    order (the least telling clues first, ties broken at random), keeping the removal when the
+    layout stays the only one that fits (and, with ``grade``, stays solvable with that
+    reasoning). Every clue is tried once, so no single clue of the result can be removed: it is
+    irreducible (minimal), though not always the smallest such set.
 
     Parameters
     ----------
@@ -284,7 +285,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         The engine of :func:`~msanalysis.reconstruction.reconstruct` that checks at the end that
         the result has exactly one layout, apart from the solvers that removed the clues: its
         local rules and one solver per component (Minicard, the default) or OR-Tools CP-SAT
-        (slower on large grids: 34 s against 18 s at 300x300).
+        (slower on large puzzles, whose one component spans the grid).
     time_limit : float, optional
         Seconds allowed; :class:`~msanalysis.errors.AnalysisTooHard` when they run out.
     on_test : callable, optional
@@ -313,14 +314,19 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
 
     Notes
     -----
-    Grade 3 (the default): one incremental SAT solver (Minicard) per 8x8 tile, over the tile and
-    a margin of 8 cells around it, with a selector literal per clue of the tile; removing a clue
-    is tested by asking under assumptions for a second layout that differs from the answer next
-    to it. The margin's far edge is left free, so "no second layout" there proves uniqueness; a
-    second layout that stays inside proves the clue needed; one that runs to the edge sends the
-    test to wider windows, up to the whole grid. Grades 1 and 2 test removals with the numpy
-    rules of :func:`grade` on windows around the clue instead. About O(cells) solver calls, each
-    usually on a few hundred cells; measured times are in ``benchmarks/puzzles.py``.
+    Clues are tried tile by tile (8x8). One incremental SAT solver (Minicard) holds a tile and a
+    margin of 8 cells around it, each clue of the tile behind a selector literal; removing a
+    clue is tested by asking, under assumptions, for a second layout that differs from the
+    answer next to it. The margin's far edge is left free, so "no second layout" there proves
+    uniqueness; a second layout that keeps away from the edge proves the clue needed; one that
+    runs to the edge sends the test up: to a solver over the 32x32 block around the tile (margin
+    16), to windows around the clue, and at last to a solver over the whole grid, which always
+    answers. Before any solver, a second layout that flips one or two cells is looked for with
+    one matrix product; the first clues of a tile are tried together. Grades 1 and 2 use the
+    same solvers with unit propagation in place of search (with, for grade 2, a constraint per
+    pair of overlapping clues that makes propagation apply the pair rule). About one solver call
+    per cell, each on a few hundred cells: time grows about linearly with the grid; measured
+    times are in ``benchmarks/puzzles.py``.
     """
     if rule not in RULES:
         raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")

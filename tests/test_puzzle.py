@@ -506,3 +506,9 @@ def test_pictures_of_a_puzzle_and_its_solution():
     assert svg.board(puzzle) == svg.board(puzzle) and puzzle._repr_svg_() == svg.board(puzzle)
     with pytest.raises(TypeError, match="Puzzle's answer"):
         svg.board(puzzle.solution, solution=True)
+
+
+def test_progress_callback_sees_every_clue():
+    seen = []
+    make_puzzle(width=9, height=4, seed=2, on_test=lambda done, total: seen.append((done, total)))
+    assert seen == [(done, 36) for done in range(1, 37)]
