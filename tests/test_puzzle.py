@@ -352,6 +352,34 @@ def test_medium_puzzles(monkeypatch):
     assert 0.3 < puzzle.share < 0.5
 
 
+@pytest.mark.parametrize("level", [3, 2])
+def test_every_level_of_solvers_takes_part(monkeypatch, level):
+    """Small tiles, blocks and windows on a 20x20 grid: tests reach every level, still exact."""
+    monkeypatch.setattr(puzzle_module, "_LEVELS", [(4, 2), (8, 2)])
+    monkeypatch.setattr(puzzle_module, "_WINDOWS", (3, 6))
+    built = {"tile": 0, "block": 0, "window": 0, "whole": 0}
+    original = puzzle_module._Region.__init__
+
+    def counting(self, maker, top, bottom, left, right, tested, level=3):
+        original(self, maker, top, bottom, left, right, tested, level)
+        kind = "whole" if self.whole else "window" if len(tested) == 1 else \
+            "tile" if self.rows <= 8 and self.cols <= 8 else "block"
+        built[kind] += 1
+
+    monkeypatch.setattr(puzzle_module._Region, "__init__", counting)
+    puzzle = make_puzzle(width=20, height=20, density=0.5, seed=3, grade=level, check="sat")
+    assert all(built.values()), built
+    assert reconstruct(puzzle.grid, engine="cpsat").first == puzzle.solution
+    rng = np.random.default_rng(1)
+    kept = np.argwhere(puzzle.grid.clues >= 0)
+    for cell in kept[rng.choice(len(kept), 25, replace=False)]:
+        fewer = puzzle.grid.with_unknown([tuple(cell)])
+        if level == 3:
+            assert reconstruct(fewer).unique is False
+        else:
+            assert grade(fewer) in (None, 3)
+
+
 def test_classic_medium_puzzle_and_grades():
     puzzle = make_puzzle(width=26, height=18, rule="classic", seed=2, check="sat")
     assert puzzle.solution.mine_count == round(26 * 18 * puzzle_module.DEFAULT_DENSITY)
