@@ -35,7 +35,8 @@ from msanalysis.reconstruction import (
     reconstruct,
 )
 
-__all__ = ["DEFAULT_DENSITY", "GRADES", "Puzzle", "grade", "make_puzzle", "read_grid"]
+__all__ = ["DEFAULT_DENSITY", "GRADES", "MAX_CELLS", "Puzzle", "grade", "make_puzzle",
+           "read_grid"]
 
 GRADES = {1: "single clues", 2: "pairs of clues", 3: "a component's SAT"}
 """The reasoning each grade needs: the hardest step a solver must take to settle every cell."""
@@ -57,6 +58,8 @@ _WINDOWS = (48, 96)
 # tile's order are nearly always removable (dense clues around, the least telling ones first).
 _RUN = 8
 _DRAWS = 100  # layouts drawn, at most, before giving up on a size whose full grid is never unique
+MAX_CELLS = 1_000_000
+"""The largest puzzle made, in cells: 1000x1000 takes minutes (300x300 about 20 s)."""
 
 
 @dataclass(frozen=True)
@@ -341,10 +344,12 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if seed is None:
         seed = secrets.randbits(32)
+    elif not isinstance(seed, int) or seed < 0:
+        raise InvalidInput(f"seed must be a whole number from 0 up, got {seed!r}")
     rng = np.random.default_rng(seed)
     level = 3 if grade is None else grade
     if layout is None:
-        layout = _draw_layout(width, height, density, rule, level, rng)
+        layout = _draw_layout(width, height, density, rule, level, rng, deadline)
     elif width is not None or height is not None:
         raise InvalidInput("give a layout or a size, not both")
     else:
@@ -353,6 +358,9 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
             raise InvalidInput(f"this layout's full grid {_full_grade_words(full, level)}, so "
                                f"no puzzle of grade {level} can be made from it")
     mask = np.array(layout.mask)
+    if mask.size > MAX_CELLS:
+        raise InvalidInput(f"a puzzle of {layout.width}x{layout.height} has {mask.size:,} cells; "
+                           f"the most this makes is {MAX_CELLS:,}")
     maker = _Maker(mask, rule, rng, deadline, on_test)
     kept = maker.remove_all(level)
     irreducible: bool | None = True if level == 3 else None
@@ -392,7 +400,7 @@ def _full_grade_words(grid: NumberGrid, level: int) -> str:
 
 
 def _draw_layout(width: int | None, height: int | None, density: float, rule: str, level: int,
-                 rng: np.random.Generator) -> Board:
+                 rng: np.random.Generator, deadline: float | None) -> Board:
     """A layout of the size whose full grid is unique and of grade at most ``level``."""
     from msanalysis.rules import generate
 
@@ -400,10 +408,16 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
         raise InvalidInput("give a layout, or both width and height")
     if width <= 0 or height <= 0:
         raise InvalidInput(f"a puzzle needs a positive size, got {width}x{height}")
+    if width * height > MAX_CELLS:
+        raise InvalidInput(f"a puzzle of {width}x{height} has {width * height:,} cells; the most "
+                           f"this makes is {MAX_CELLS:,}")
     if not 0 <= density <= 1:
         raise InvalidInput(f"density must be between 0 and 1, got {density!r}")
     mines = round(density * width * height)
     for _ in range(_DRAWS):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise AnalysisTooHard(f"the time limit ran out while drawing a {width}x{height} "
+                                  "layout whose full grid fits only itself")
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
         if _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
             return board

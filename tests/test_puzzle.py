@@ -433,6 +433,10 @@ def test_bad_arguments():
         make_puzzle(width=2, height=2, rule="mosaic", density=0.5)
     with pytest.raises(AnalysisTooHard, match="time limit"):
         make_puzzle(width=60, height=60, density=0.5, seed=1, time_limit=0.05)
+    with pytest.raises(ValueError, match="the most this makes is 1,000,000"):
+        make_puzzle(width=2000, height=1000)
+    with pytest.raises(ValueError, match="seed must be a whole number"):
+        make_puzzle(width=4, height=4, seed=-1)
 
 
 def test_puzzle_text_round_trip_and_from_grid():
