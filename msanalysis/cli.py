@@ -859,7 +859,7 @@ def puzzle_make(
     made = []
     start = time.perf_counter()
 
-    def make_one(index: int) -> None:
+    def make_one(index: int, note: Any) -> None:
         with user_errors():
             puzzle = make_puzzle(width=width, height=height, rule=rule.value, grade=grade,
                                  share=share, time_limit=time_limit, seed=seed + index,
@@ -871,7 +871,7 @@ def puzzle_make(
             path = output_dir / f"{rule.value}-{width}x{height}-seed-{seed + index}.txt"
             with user_errors():
                 path.write_text(written + "\n")
-            typer.echo(f"wrote {path}", err=True)
+            note(f"wrote {path}")
         made.append(puzzle)
 
     if count > 1 and sys.stderr.isatty():
@@ -882,12 +882,12 @@ def puzzle_make(
                       MofNCompleteColumn(), transient=True,
                       console=Console(stderr=True)) as progress:
             task = progress.add_task("puzzles", total=count)
-            for index in range(count):
-                make_one(index)
+            for index in range(count):  # notes go above the bar, not through it
+                make_one(index, partial(progress.console.print, markup=False, highlight=False))
                 progress.advance(task)
     else:
         for index in range(count):
-            make_one(index)
+            make_one(index, partial(typer.echo, err=True))
     if count > 1:
         clues = [puzzle.clue_count for puzzle in made]
         grades = ", ".join(f"{level}: {sum(p.grade == level for p in made)}"
