@@ -2,8 +2,8 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/puzzles.py            # full run, about 5 minutes
-    .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~1 minute
+    .venv/bin/python benchmarks/puzzles.py            # full run, about 3 minutes
+    .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~15 s
 
 Table 1 makes mosaic puzzles of the same sizes with ``sgt-mosaic --generate N WxH`` (when it is
 installed: Debian package ``sgt-puzzles``) and with :func:`msanalysis.puzzle.make_puzzle`, in
