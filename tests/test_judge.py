@@ -15,7 +15,6 @@ import math
 import random
 import xml.dom.minidom
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,12 +34,7 @@ from msanalysis.replay import (
 )
 from msanalysis.rules import generate
 from reference import all_layouts, enumerate_layouts
-
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
-SHARED_FILES = sorted(p for p in SHARED.glob("*") if p.suffix in (".avf", ".rmv", ".evf", ".mvf")) \
-    if SHARED.is_dir() else []
-needs_shared = pytest.mark.skipif(not SHARED_FILES, reason=f"no real replays: {SHARED} is absent "
-                                  "(it sits beside the repository in the project's workplace)")
+from replay_files import SHARED, SHARED_FILES, needs_shared
 
 CHECKED_UNKNOWN = 16
 """Positions with at most this many covered cells are enumerated (2**16 layouts)."""

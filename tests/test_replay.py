@@ -27,12 +27,7 @@ from msanalysis.replay import (
     load_replay,
     save_replay,
 )
-
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "replays"
-SHARED_FILES = sorted(p for p in SHARED.glob("*") if p.suffix in (".avf", ".rmv", ".evf", ".mvf")) \
-    if SHARED.is_dir() else []
-needs_shared = pytest.mark.skipif(not SHARED_FILES, reason=f"no real replays: {SHARED} is absent "
-                                  "(it sits beside the repository in the project's workplace)")
+from replay_files import SHARED, SHARED_FILES, needs_shared
 
 # What the shared folder's README says of each file: (width, height, mines).
 SIZES = {"Cus_8x11": (8, 11, 7), "Wang_Jia_Ning_Beg": (8, 8, 10), "beg_chinese": (8, 8, 10),

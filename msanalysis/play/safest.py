@@ -21,14 +21,8 @@ class SafestStrategy(ForcedFirst):
     ----------
     seed : int, optional
         Unused (the strategy is deterministic); accepted like every strategy's.
-    flag_mines : bool
-        Also flag the forced mines.
-    explain : bool
-        Attach an explanation to each move.
-    quick_look : bool
-        Reveal the cells a single number decides without an analysis (see :meth:`obvious`);
-        False analyses every turn. The same cells are revealed before each guess either way, so
-        the games played are the same: only the time differs.
+    flag_mines, explain, quick_look : bool
+        As for :class:`~msanalysis.play.forced.ForcedFirst`.
 
     Examples
     --------
