@@ -26,7 +26,7 @@ from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.exact import decimal, magnitude
 from msanalysis.formats import read_any
-from msanalysis.rules import board_size, default_first_click
+from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
 
 EXIT_NO_ANSWER = 1
@@ -215,6 +215,22 @@ def show(
                        f"{len(item.flags)} flagged")
         if svg is not None:
             write_svg(item, svg)
+
+
+class Difficulty(StrEnum):
+    """The standard sizes (see :data:`msanalysis.rules.DIFFICULTIES`)."""
+
+    beginner = "beginner"
+    intermediate = "intermediate"
+    expert = "expert"
+
+
+class StrategyName(StrEnum):
+    """The strategies :func:`msanalysis.play.strategies.make_strategy` makes."""
+
+    best = "best"
+    safest = "safest"
+    paper = "paper"
 
 
 class OutputFormat(StrEnum):
@@ -466,18 +482,19 @@ EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + 
 @app.command()
 def play(
     games: Annotated[int, typer.Option(help="How many games to play.")],
-    difficulty: Annotated[Optional[str], typer.Option(
-        help="beginner, intermediate or expert (default beginner).")] = None,
+    difficulty: Annotated[Optional[Difficulty], typer.Option(
+        help="The standard size (default beginner).")] = None,
     width: Annotated[Optional[int], typer.Option(
         help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(
-        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    rules: Annotated[FirstClick, typer.Option(
+        help="How the first click is protected.")] = FirstClick.SAFE_CELL,
     first_click: Annotated[Optional[str], typer.Option(
-        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    strategy: Annotated[str, typer.Option(
-        help="best, safest or paper (seed 003's baseline).")] = "best",
+        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
+        "no-guess).")] = None,
+    strategy: Annotated[StrategyName, typer.Option(
+        help="The strategy; paper is seed 003's baseline.")] = StrategyName.best,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(
@@ -497,7 +514,8 @@ def play(
         click = parse_cell(first_click, "--first-click") if first_click else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
-            height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
+            height=height, mines=mines, rules=rules.value, first_click=click,
+            strategy=strategy.value)
         spec.check()
         if save_replays is not None:
             save_replays.mkdir(parents=True, exist_ok=True)
