@@ -1,0 +1,992 @@
+"""Following one game click by click: an analysis kept up to date instead of made again.
+
+A :class:`Tracker` plays (or follows) a game and keeps what is known about it: the clues, the
+cells proven safe or mines, the components of what is still open and their exact counts. A
+click changes a few clues; the tracker re-derives only what those clues touch. Deductions come
+in four grades, cheapest first, and each is asked only when the ones before it find nothing:
+
+1. one clue alone (all its open cells are mines, or all are safe);
+2. two overlapping clues together (subset and difference);
+3. all the clues of a component together (exact counting of the component, SAT past its bound);
+4. the total mine count, over every component and the cells next to no clue (the *sea*).
+
+Its answers are :func:`msanalysis.analysis.analyze`'s for every position of the game: the same
+forced cells, layouts and exact probabilities (:attr:`Tracker.analysis` is an
+:class:`~msanalysis.analysis.Analysis`). Boards that can be won without guessing, autoplay and
+replays build on it (:mod:`msanalysis.play`); reading a position on its own stays
+:func:`~msanalysis.analysis.analyze`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+import numpy as np
+
+from msanalysis.analysis import Analysis, analyze
+from msanalysis.board import Board, Cell
+from msanalysis.constraints import Constraints, build
+from msanalysis.counting import ComponentCount, Count, Problem, count, count_component, join
+from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
+from msanalysis.game import Game, GameStatus
+from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.rules import FirstClick, windows_xp_move
+
+__all__ = ["Tracker", "Step", "SINGLE", "PAIR", "COMPONENT", "MINE_COUNT"]
+
+SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
+"""The grades of a deduction: one clue, two clues, a component's clues, the total mine count."""
+
+_BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
+_CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Cells decided together by one kind of reasoning (see :meth:`Tracker.step`).
+
+    Attributes
+    ----------
+    grade : int
+        1 one clue, 2 two clues, 3 a component's clues together, 4 the total mine count.
+    safe, mines : tuple of (row, col)
+        The cells found safe, and the cells found to be mines, row-major.
+    """
+
+    grade: int
+    safe: tuple[Cell, ...]
+    mines: tuple[Cell, ...]
+
+
+class _Component:
+    """A connected group of open clues and the open cells they share, with its count."""
+
+    __slots__ = ("clues", "problem", "count", "checked")
+
+    def __init__(self, clues: list[int], problem: Problem) -> None:
+        self.clues = clues
+        self.problem = problem
+        self.count: ComponentCount | None = None
+        self.checked = False  # grade 3 found nothing here since the component last changed
+
+
+class Tracker:
+    """An analysis that follows one game, click by click.
+
+    Parameters
+    ----------
+    board : Board
+        The layout; the tracker plays it itself (see :meth:`from_game` to follow a
+        :class:`~msanalysis.game.Game` instead).
+    first_click : (row, col), optional
+        Revealed at once when given.
+    rules : str
+        The first-click rule (``windows-xp`` moves a mine from under the first click).
+    ignore_flags : bool
+        Read flags as hidden cells rather than mines, as :func:`~msanalysis.analysis.analyze`
+        does with the same option.
+
+    Examples
+    --------
+    >>> tracker = Tracker(Board.from_text("*...\\n....\\n...*"), first_click=(0, 3))
+    >>> print(tracker.position.to_text())
+    mines: 2
+    ?1..
+    ?1..
+    ?111
+    >>> sorted(tracker.forced[0]), sorted(tracker.forced[1])
+    [(1, 0), (2, 0)], [(0, 0)]
+    >>> tracker.reveal((1, 0)), tracker.status
+    ([(1, 0)], 'playing')
+    >>> tracker.analysis.requires_guess, tracker.analysis.solutions
+    (False, 1)
+
+    Notes
+    -----
+    A click costs the work of the clues it changes: one clue alone and pairs of clues look only
+    at the changed clues and their neighbours; a component is counted again only when one of
+    its clues changed, and counts are remembered by problem, so a component seen before costs
+    a dictionary look-up. The mine count joins the components at the end
+    (:func:`msanalysis.counting.join`).
+    """
+
+    def __init__(self, board: Board, first_click: Cell | None = None, *,
+                 rules: str = "safe-cell", ignore_flags: bool = False) -> None:
+        self._game: Game | None = None
+        self.rules = FirstClick.parse(rules)
+        self.ignore_flags = ignore_flags
+        self._setup(board.height, board.width, board.mine_count)
+        self._set_board(board)
+        self._status = GameStatus.PLAYING
+        self._clicks = 0
+        self._exploded: int | None = None
+        self._safe_left = board.height * board.width - board.mine_count
+        self._load_fresh()
+        if first_click is not None:
+            self.reveal(first_click)
+
+    @classmethod
+    def from_game(cls, game: Game, *, ignore_flags: bool = False) -> "Tracker":
+        """A tracker that follows ``game``: its moves are made on the game, which stays the
+        record of the play; the game may be under way already.
+
+        Examples
+        --------
+        >>> game = Game.started(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=2)
+        >>> tracker = Tracker.from_game(game)
+        >>> tracker.analysis.forced_safe == analyze(game.position()).forced_safe
+        True
+        """
+        tracker = cls.__new__(cls)
+        tracker._game = game
+        tracker.rules = game.rules
+        tracker.ignore_flags = ignore_flags
+        board = game.board
+        tracker._setup(board.height, board.width, board.mine_count)
+        tracker._set_board(board)
+        tracker._load(game.position())
+        return tracker
+
+    # -- set-up ---------------------------------------------------------------------------------
+    def _setup(self, height: int, width: int, mines: int) -> None:
+        self.height, self.width, self.total_mines = height, width, mines
+        w2 = width + 2
+        self._w2 = w2
+        self._size = (height + 2) * w2
+        self._offsets = (-w2 - 1, -w2, -w2 + 1, -1, 1, w2 - 1, w2, w2 + 1)
+        # Clues two steps away at most share cells: the 24 offsets of the 5x5 block.
+        self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
+                           if dr or dc)
+        self._cache: dict[Problem, ComponentCount] = {}
+
+    def _set_board(self, board: Board) -> None:
+        self.board = board
+        w2 = self._w2
+        truth = [False] * self._size
+        numbers = [0] * self._size
+        for r, (mines_row, numbers_row) in enumerate(zip(board.mask.tolist(),
+                                                        board.numbers.tolist())):
+            base = (r + 1) * w2 + 1
+            truth[base:base + self.width] = mines_row
+            numbers[base:base + self.width] = numbers_row
+        self._truth = truth
+        self._numbers = numbers
+
+    def _cell(self, i: int) -> Cell:
+        r, c = divmod(i, self._w2)
+        return (r - 1, c - 1)
+
+    def _index(self, cell: Cell) -> int:
+        row, col = cell
+        if not (0 <= row < self.height and 0 <= col < self.width):
+            raise IllegalMove(f"cell ({row}, {col}) is off the {self.width}x{self.height} board")
+        return (row + 1) * self._w2 + col + 1
+
+    def _load_fresh(self) -> None:
+        """The state of a game before its first click: every cell hidden, nothing known."""
+        state = [_BORDER] * self._size
+        w2 = self._w2
+        for r in range(self.height):
+            base = (r + 1) * w2 + 1
+            state[base:base + self.width] = [HIDDEN] * self.width
+        self._reset(state)
+
+    def _load(self, position: Position) -> None:
+        """Take ``position`` as the state, forgetting every deduction (they are made again)."""
+        state = [_BORDER] * self._size
+        w2 = self._w2
+        for r, row in enumerate(position.states.tolist()):
+            base = (r + 1) * w2 + 1
+            state[base:base + self.width] = row
+        self._reset(state)
+
+    def _reset(self, state: list[int]) -> None:
+        self._state = state
+        size = self._size
+        self._fact = [0] * size  # per unknown cell: 1 a proven mine, -1 proven safe, 0 open
+        self._grade = [0] * size  # the grade of the step that proved it
+        self._need = [0] * size  # per clue: mines still to place among its open cells
+        self._open = [0] * size  # per clue: its open cells
+        self._queue: list[int] = []  # clues to look at alone
+        self._dirty_pairs: set[int] = set()  # clues whose pairs to look at
+        self._dirty: set[int] = set()  # clues whose component changed
+        self._components: list[_Component] = []
+        self._component_of: dict[int, _Component] = {}
+        self._broken = False  # no layout fits: the analysis says why
+        self._known_mines = 0  # flags (unless ignored), shown mines and proven mines
+        self._unknown = 0  # cells whose content is to be found, proven ones included
+        self._wrong_flags = 0
+        self.version = getattr(self, "version", 0) + 1
+        self._sea: set[int] = set()
+        self._position: Position | None = None
+        self._analysis: Analysis | None = None
+        self._settled = False  # every grade has been asked since the last change
+        offsets = self._offsets
+        ignore = self.ignore_flags
+        truth = self._truth
+        for i, s in enumerate(state):
+            if s == HIDDEN or (s == FLAG and ignore):
+                self._unknown += 1
+                if not any(state[i + o] >= 0 for o in offsets):
+                    self._sea.add(i)
+            elif s == FLAG or s == MINE:
+                self._known_mines += 1
+                if s == FLAG and not truth[i]:
+                    self._wrong_flags += 1
+        for i, s in enumerate(state):
+            if s >= 0:
+                self._add_clue(i)
+
+    # -- bookkeeping ----------------------------------------------------------------------------
+    def _is_unknown(self, s: int) -> bool:
+        return s == HIDDEN or (s == FLAG and self.ignore_flags)
+
+    def _add_clue(self, i: int) -> None:
+        """Start following the number revealed at ``i``."""
+        state, fact = self._state, self._fact
+        ignore = self.ignore_flags
+        need, opened = state[i], 0
+        for o in self._offsets:
+            j = i + o
+            s = state[j]
+            if s == HIDDEN or (s == FLAG and ignore):
+                f = fact[j]
+                if f == 0:
+                    opened += 1
+                elif f > 0:
+                    need -= 1
+            elif s == FLAG or s == MINE:
+                need -= 1
+        self._need[i] = need
+        self._open[i] = opened
+        if opened or need:
+            self._touch(i)
+
+    def _touch(self, i: int) -> None:
+        self._queue.append(i)
+        self._dirty_pairs.add(i)
+        self._dirty.add(i)
+
+    def _decide(self, i: int, value: int, grade: int) -> None:
+        """Record that open cell ``i`` is a mine (``value`` 1) or safe (-1)."""
+        self._fact[i] = value
+        self._grade[i] = grade
+        self._sea.discard(i)
+        state, need, opened = self._state, self._need, self._open
+        if value > 0:
+            self._known_mines += 1
+            for o in self._offsets:
+                j = i + o
+                if state[j] >= 0:
+                    opened[j] -= 1
+                    need[j] -= 1
+                    self._touch(j)
+        else:
+            for o in self._offsets:
+                j = i + o
+                if state[j] >= 0:
+                    opened[j] -= 1
+                    self._touch(j)
+
+    def _revealed(self, i: int, number: int) -> None:
+        """Cell ``i``, unknown until now, shows ``number``."""
+        state, fact = self._state, self._fact
+        was = fact[i]
+        if was > 0:  # only a wrong deduction could lead here: the game says otherwise
+            raise AssertionError(f"cell {self._cell(i)} was proven a mine but shows {number}")
+        state[i] = number
+        fact[i] = 0
+        self._unknown -= 1
+        self._sea.discard(i)
+        sea = self._sea
+        for o in self._offsets:
+            j = i + o
+            s = state[j]
+            if s >= 0:
+                if was == 0:
+                    self._open[j] -= 1
+                self._touch(j)
+            elif sea:
+                sea.discard(j)
+        self._add_clue(i)
+
+    def _changed(self) -> None:
+        self.version += 1
+        self._position = None
+        self._analysis = None
+        self._settled = False
+
+    # -- moves ----------------------------------------------------------------------------------
+    @property
+    def status(self) -> GameStatus:
+        """``'playing'``, ``'won'`` or ``'lost'``."""
+        return self._game.status if self._game is not None else self._status
+
+    def _require_playing(self) -> None:
+        if self.status != GameStatus.PLAYING:
+            raise IllegalMove(f"the game is over ({self.status})")
+
+    def reveal(self, cell: Cell) -> list[Cell]:
+        """Uncover ``cell`` (a 0 cascades); returns the cells revealed, as
+        :meth:`msanalysis.game.Game.reveal` does.
+
+        Raises
+        ------
+        IllegalMove
+            If the cell is off the board or the game is over.
+        """
+        i = self._index(cell)
+        if self._game is not None:
+            game = self._game
+            first = game.clicks == 0
+            opened = game.reveal(cell)
+            if first and game.board is not self.board:  # windows-xp moved a mine
+                self._set_board(game.board)
+            self._apply(opened)
+            return opened
+        self._require_playing()
+        state = self._state[i]
+        if state >= 0 or state == FLAG:
+            return []
+        if self._clicks == 0 and self.rules is FirstClick.WINDOWS_XP and self._truth[i]:
+            self._set_board(windows_xp_move(self.board, cell))
+        self._clicks += 1
+        if self._truth[i]:
+            self._lose(i)
+            return [cell]
+        return self._cascade([i])
+
+    def _cascade(self, start: list[int]) -> list[Cell]:
+        """Reveal the safe cells ``start`` and what their zeros open, breadth-first."""
+        state, numbers, offsets = self._state, self._numbers, self._offsets
+        queue = []
+        for i in start:
+            if state[i] == HIDDEN:
+                state[i] = -4  # queued: a mark no state uses
+                queue.append(i)
+        k = 0
+        while k < len(queue):
+            i = queue[k]
+            k += 1
+            if numbers[i] == 0:
+                for o in offsets:
+                    j = i + o
+                    if state[j] == HIDDEN:
+                        state[j] = -4
+                        queue.append(j)
+        for i in queue:
+            state[i] = HIDDEN
+        for i in queue:
+            self._revealed(i, numbers[i])
+        self._safe_left -= len(queue)
+        if self._safe_left == 0:
+            self._status = GameStatus.WON
+        self._changed()
+        return [self._cell(i) for i in queue]
+
+    def _lose(self, i: int) -> None:
+        self._exploded = i
+        self._status = GameStatus.LOST
+        self._load(self._lost_position())
+        self._changed()
+
+    def _lost_position(self) -> Position:
+        states = self._grid()
+        mines = self.board.mask & (states != FLAG)
+        states[mines] = MINE
+        return Position(states, self.total_mines)
+
+    def _apply(self, opened: list[Cell]) -> None:
+        """Follow what the game revealed."""
+        if not opened:
+            return
+        game = self._game
+        assert game is not None
+        if game.status == GameStatus.LOST:
+            self._load(game.position())
+        else:
+            w2, numbers = self._w2, self._numbers
+            for row, col in opened:
+                i = (row + 1) * w2 + col + 1
+                self._revealed(i, numbers[i])
+        self._changed()
+
+    def flag(self, cell: Cell) -> None:
+        """Put a flag on a hidden cell (see :meth:`msanalysis.game.Game.flag`)."""
+        i = self._index(cell)
+        if self._game is not None:
+            self._game.flag(cell)
+        else:
+            self._require_playing()
+            if self._state[i] >= 0:
+                raise IllegalMove(f"cell {cell} is revealed and cannot be flagged")
+            if self._state[i] == FLAG:
+                return
+            if self.flags_placed >= self.total_mines:
+                raise IllegalMove(f"all {self.total_mines} flags are already placed")
+        if self._state[i] != HIDDEN:
+            return
+        self._state[i] = FLAG
+        self._changed()
+        if not self._truth[i]:
+            self._wrong_flags += 1
+        if self.ignore_flags:
+            return
+        # A flag is taken as a mine, like a proven one; on a cell proven safe it contradicts.
+        fact = self._fact[i]
+        self._unknown -= 1
+        if fact < 0:
+            self._broken = True
+        elif fact == 0:
+            self._decide(i, 1, 0)
+        self._fact[i] = 0
+
+    def unflag(self, cell: Cell) -> None:
+        """Take the flag off ``cell``; what was deduced with it is deduced again."""
+        i = self._index(cell)
+        if self._game is not None:
+            self._game.unflag(cell)
+        else:
+            self._require_playing()
+        if self._state[i] != FLAG:
+            return
+        self._state[i] = HIDDEN
+        self._load(Position(self._grid(), self.total_mines))
+        self._changed()
+
+    def chord(self, cell: Cell) -> list[Cell]:
+        """Reveal the hidden neighbours of a number whose flags match it (see
+        :meth:`msanalysis.game.Game.chord`)."""
+        i = self._index(cell)
+        if self._game is not None:
+            opened = self._game.chord(cell)
+            self._apply(opened)
+            return opened
+        self._require_playing()
+        state = self._state
+        if state[i] < 0:
+            return []
+        around = [i + o for o in self._offsets]
+        if sum(state[j] == FLAG for j in around) != self._numbers[i]:
+            return []
+        targets = [j for j in around if state[j] == HIDDEN]
+        if not targets:
+            return []
+        self._clicks += 1
+        for j in targets:
+            if self._truth[j]:
+                self._lose(j)
+                return [self._cell(j)]
+        return self._cascade(targets)
+
+    @property
+    def flags_placed(self) -> int:
+        return sum(s == FLAG for s in self._state)
+
+    @property
+    def exploded(self) -> Cell | None:
+        """The mine that was clicked, when the game is lost."""
+        if self._game is not None:
+            return self._game.exploded
+        return None if self._exploded is None else self._cell(self._exploded)
+
+    # -- views ----------------------------------------------------------------------------------
+    def _grid(self) -> np.ndarray:
+        array = np.array(self._state, dtype=np.int8).reshape(self.height + 2, self._w2)
+        return array[1:-1, 1:-1].copy()
+
+    @property
+    def position(self) -> Position:
+        """What the player sees now (after a loss every unflagged mine is shown)."""
+        if self._position is None:
+            if self._game is not None:
+                self._position = self._game.position()
+            elif self._status == GameStatus.LOST:
+                self._position = self._lost_position()
+            else:
+                self._position = Position(self._grid(), self.total_mines)
+        return self._position
+
+    def is_revealed(self, cell: Cell) -> bool:
+        return self._state[self._index(cell)] >= 0
+
+    def is_flagged(self, cell: Cell) -> bool:
+        return self._state[self._index(cell)] == FLAG
+
+    @property
+    def forced(self) -> tuple[frozenset[Cell], frozenset[Cell]]:
+        """The unknown cells safe, and those that are mines, in every layout: ``(safe, mines)``.
+
+        The same sets as :func:`msanalysis.analysis.analyze`'s ``forced_safe`` and
+        ``forced_mines``.
+
+        Raises
+        ------
+        InconsistentPosition
+            When no layout fits the position (a wrong flag, say), naming the clues.
+        """
+        self.settle()
+        safe, mines = [], []
+        state, fact = self._state, self._fact
+        for i, f in enumerate(fact):
+            if f and (state[i] == HIDDEN or (state[i] == FLAG and self.ignore_flags)):
+                (mines if f > 0 else safe).append(self._cell(i))
+        return frozenset(safe), frozenset(mines)
+
+    @property
+    def analysis(self) -> Analysis:
+        """The analysis of the position now: an :class:`~msanalysis.analysis.Analysis` equal to
+        ``analyze(tracker.position, ignore_flags=...)``.
+
+        Raises
+        ------
+        InconsistentPosition
+            When no layout fits the position.
+        """
+        if self._analysis is None:
+            safe, mines = self.forced
+            self._analysis = TrackedAnalysis(self, safe, mines)
+        return self._analysis
+
+    # -- deduction ------------------------------------------------------------------------------
+    def settle(self) -> None:
+        """Make every deduction the position allows, of every grade (see :meth:`step`)."""
+        if self._settled:
+            return
+        while self.step() is not None:
+            pass
+        self._settled = True
+
+    def step(self, max_grade: int = MINE_COUNT) -> Step | None:
+        """The next deductions, by the cheapest reasoning that finds any; None when none does.
+
+        Grade 1 looks at every changed clue alone (repeatedly, until nothing more follows),
+        grade 2 at every pair of overlapping clues one of which changed, grade 3 at every
+        component that changed, grade 4 at the mine count. Cells proven safe stay hidden: the
+        caller reveals them (with :meth:`reveal`) or not.
+
+        Parameters
+        ----------
+        max_grade : int
+            The hardest reasoning allowed; 3 leaves the mine count out.
+
+        Returns
+        -------
+        Step or None
+
+        Raises
+        ------
+        InconsistentPosition
+            When no layout fits the position.
+        """
+        if self._broken:
+            self._fallback()
+        found: list[int] = []
+        for grade, rule in ((SINGLE, self._singles), (PAIR, self._pairs),
+                            (COMPONENT, self._components_step), (MINE_COUNT, self._count_step)):
+            if grade > max_grade:
+                break
+            rule(found)
+            if self._broken:
+                self._fallback()
+            if found:
+                self._changed()
+                cells = sorted(found)
+                return Step(grade, tuple(self._cell(i) for i in cells if self._fact[i] < 0),
+                            tuple(self._cell(i) for i in cells if self._fact[i] > 0))
+        return None
+
+    def _fallback(self) -> None:
+        """No layout fits: let the analysis from scratch name the clues."""
+        analyze(self.position, ignore_flags=self.ignore_flags, forced_only=True)
+        raise InconsistentPosition("no layout fits the position")  # pragma: no cover
+
+    def _singles(self, found: list[int]) -> None:
+        """Grade 1: clues whose open cells are all mines, or all safe, repeatedly."""
+        queue, need, opened, state, fact = (self._queue, self._need, self._open, self._state,
+                                            self._fact)
+        offsets = self._offsets
+        ignore = self.ignore_flags
+        while queue:
+            i = queue.pop()
+            n, k = need[i], opened[i]
+            if n < 0 or n > k:
+                self._broken = True
+                return
+            if k == 0 or 0 < n < k:
+                continue
+            value = 1 if n else -1
+            for o in offsets:
+                j = i + o
+                s = state[j]
+                if (s == HIDDEN or (s == FLAG and ignore)) and fact[j] == 0:
+                    self._decide(j, value, SINGLE)
+                    found.append(j)
+
+    def _open_cells(self, i: int) -> frozenset[int]:
+        state, fact, ignore = self._state, self._fact, self.ignore_flags
+        return frozenset(j for j in (i + o for o in self._offsets)
+                         if (state[j] == HIDDEN or (state[j] == FLAG and ignore))
+                         and fact[j] == 0)
+
+    def _pairs(self, found: list[int]) -> None:
+        """Grade 2: two clues that share open cells, each one's cells outside the other's."""
+        dirty = self._dirty_pairs
+        if not dirty:
+            return
+        self._dirty_pairs = set()
+        need, opened, state = self._need, self._open, self._state
+        cells: dict[int, frozenset[int]] = {}
+        done: set[tuple[int, int]] = set()
+        for a in sorted(dirty):
+            if opened[a] == 0 or state[a] < 0:
+                continue
+            if a not in cells:
+                cells[a] = self._open_cells(a)
+            for o in self._near:
+                b = a + o
+                if b < 0 or b >= self._size or state[b] < 0 or opened[b] == 0:
+                    continue
+                key = (a, b) if a < b else (b, a)
+                if key in done:
+                    continue
+                done.add(key)
+                if b not in cells:
+                    cells[b] = self._open_cells(b)
+                ca, cb = cells[a], cells[b]
+                shared = ca & cb
+                if not shared:
+                    continue
+                only_a, only_b = ca - shared, cb - shared
+                na, nb = need[a], need[b]
+                # Mines in the shared cells: at most what either clue needs, at least what
+                # either cannot place in its own cells.
+                high = min(len(shared), na, nb)
+                low = max(0, na - len(only_a), nb - len(only_b))
+                if low > high:
+                    self._broken = True
+                    return
+                for own, n in ((only_a, na), (only_b, nb)):
+                    if not own:
+                        continue
+                    if n - high == len(own):
+                        value = 1
+                    elif n - low == 0:
+                        value = -1
+                    else:
+                        continue
+                    for j in own:
+                        if self._fact[j] == 0:
+                            self._decide(j, value, PAIR)
+                            found.append(j)
+                if found:
+                    # What changed is for one clue alone to follow first; the pairs not yet
+                    # looked at stay to be looked at.
+                    self._dirty_pairs |= {c for c in dirty if c > a}
+                    self._dirty_pairs.add(a)
+                    return
+
+    def _regroup(self) -> None:
+        """Rebuild the components that hold a changed clue."""
+        dirty = self._dirty
+        if not dirty:
+            return
+        self._dirty = set()
+        component_of = self._component_of
+        state, opened = self._state, self._open
+        seeds: set[int] = set()
+        for i in dirty:
+            old = component_of.pop(i, None)
+            if old is not None:
+                for c in old.clues:
+                    component_of.pop(c, None)
+                seeds.update(old.clues)
+                old.clues = []
+            seeds.add(i)
+        self._components = [c for c in self._components if c.clues]
+        seen: set[int] = set()
+        offsets = self._offsets
+        for seed in sorted(seeds):
+            if seed in seen or state[seed] < 0 or opened[seed] == 0:
+                continue
+            group = [seed]
+            seen.add(seed)
+            members: dict[int, list[int]] = {}  # open cell -> its clues in the group
+            k = 0
+            while k < len(group):
+                a = group[k]
+                k += 1
+                for j in self._open_cells(a):
+                    clues = members.get(j)
+                    if clues is None:
+                        clues = members[j] = []
+                        for o in offsets:
+                            b = j + o
+                            if state[b] >= 0:
+                                if b not in seen:
+                                    seen.add(b)
+                                    old = component_of.pop(b, None)
+                                    if old is not None:  # it joins this group
+                                        for c in old.clues:
+                                            component_of.pop(c, None)
+                                        old.clues = []
+                                    group.append(b)
+                    clues.append(a)
+            self._components = [c for c in self._components if c.clues]
+            group.sort()
+            cell = self._cell
+            problem = Problem.from_clues(
+                (cell(a), self._need[a], [cell(j) for j in sorted(self._open_cells(a))])
+                for a in group)
+            component = _Component(group, problem)
+            component.count = self._cache.get(problem)
+            self._components.append(component)
+            for a in group:
+                component_of[a] = component
+
+    def _count_of(self, component: _Component) -> ComponentCount:
+        if component.count is None:
+            cache = self._cache
+            if len(cache) > _CACHE_LIMIT:
+                cache.clear()
+            component.count = cache[component.problem] = count_component(component.problem)
+        return component.count
+
+    def _components_step(self, found: list[int]) -> None:
+        """Grade 3: the cells a component's clues decide together."""
+        self._regroup()
+        for component in self._components:
+            if component.checked:
+                continue
+            problem = component.problem
+            try:
+                counted = self._count_of(component)
+            except InconsistentPosition:
+                self._broken = True
+                return
+            except AnalysisTooHard:
+                verdicts = _sat_verdicts(problem)
+                if verdicts is None:
+                    self._broken = True
+                    return
+            else:
+                total = counted.total
+                verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
+                            for m, box in zip(counted.box_mines, problem.boxes)]
+            component.checked = True
+            for verdict, box in zip(verdicts, problem.boxes):
+                if verdict:
+                    for cell in box:
+                        j = (cell[0] + 1) * self._w2 + cell[1] + 1
+                        self._decide(j, verdict, COMPONENT)
+                        found.append(j)
+            if found:
+                return
+
+    def _count_step(self, found: list[int]) -> None:
+        """Grade 4: the cells the total mine count decides (when it can decide any)."""
+        self._regroup()
+        remaining = self.total_mines - self._known_mines
+        sea = len(self._sea)
+        try:
+            parts = [self._count_of(c) for c in self._components]
+        except InconsistentPosition:
+            self._broken = True
+            return
+        except AnalysisTooHard:
+            self._count_step_by_sat(found)
+            return
+        low = sum(p.offset for p in parts)
+        high = low + sum(len(p.layouts) - 1 for p in parts)
+        # Loose: whatever the components hold, the sea keeps at least one mine and one safe
+        # cell, and no combination of the components' mine counts is ruled out.
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return
+        joined = join(parts, sea, remaining)
+        if joined.solutions == 0:
+            self._broken = True
+            return
+        solutions = joined.solutions
+        for k, (component, part) in enumerate(zip(self._components, parts)):
+            for mines, box in zip(joined.box_mines(k), component.problem.boxes):
+                verdict = -1 if mines == 0 else 1 if mines == len(box) * solutions else 0
+                if verdict:
+                    for cell in box:
+                        j = (cell[0] + 1) * self._w2 + cell[1] + 1
+                        self._decide(j, verdict, MINE_COUNT)
+                        found.append(j)
+        if sea and (joined.sea_mines == 0 or joined.sea_mines == sea * solutions):
+            verdict = 1 if joined.sea_mines else -1
+            for j in sorted(self._sea):
+                self._decide(j, verdict, MINE_COUNT)
+                found.append(j)
+
+    def _count_step_by_sat(self, found: list[int]) -> None:
+        """Grade 4 when counting is too hard: SAT over the whole position."""
+        from msanalysis.sat import forced_cells
+
+        safe, mines = forced_cells(build(self.position, ignore_flags=self.ignore_flags))
+        w2 = self._w2
+        for cells, value in ((safe, -1), (mines, 1)):
+            for row, col in sorted(cells):
+                j = (row + 1) * w2 + col + 1
+                if self._fact[j] == 0:
+                    self._decide(j, value, MINE_COUNT)
+                    found.append(j)
+
+    # -- counts ---------------------------------------------------------------------------------
+    def _joined(self):
+        self.settle()
+        parts = [self._count_of(c) for c in self._components]
+        remaining = self.total_mines - self._known_mines
+        position = self.position
+        if position.total_mines is None:
+            remaining = None
+        return parts, join(parts, len(self._sea), remaining)
+
+    def solutions(self) -> int:
+        """Layouts consistent with the position (an exact integer)."""
+        return self._joined()[1].solutions
+
+    def probabilities(self) -> dict[Cell, Fraction]:
+        """The exact mine probability of every unknown cell (proven ones are 0 or 1).
+
+        Examples
+        --------
+        >>> tracker = Tracker(Board.from_text("*...\\n....\\n....\\n...*"), first_click=(0, 3))
+        >>> tracker.probabilities()[(3, 3)]
+        Fraction(1, 1)
+        """
+        parts, joined = self._joined()
+        solutions = joined.solutions
+        result: dict[Cell, Fraction] = {}
+        for k, component in enumerate(self._components):
+            for mines, box in zip(joined.box_mines(k), component.problem.boxes):
+                result.update(dict.fromkeys(box, Fraction(mines, len(box) * solutions)))
+        if self._sea:
+            sea = [self._cell(i) for i in sorted(self._sea)]
+            result.update(dict.fromkeys(sea, Fraction(joined.sea_mines,
+                                                      len(sea) * solutions)))
+        state, fact = self._state, self._fact
+        for i, f in enumerate(fact):
+            if f and self._is_unknown(state[i]):
+                result[self._cell(i)] = Fraction(1 if f > 0 else 0)
+        return result
+
+    def _probability_array(self) -> np.ndarray:
+        parts, joined = self._joined()
+        solutions = joined.solutions
+        values = [np.nan] * self._size
+        state, fact = self._state, self._fact
+        ignore = self.ignore_flags
+        for i, s in enumerate(state):
+            if s == MINE or (s == FLAG and not ignore):
+                values[i] = 1.0
+            elif fact[i]:
+                values[i] = 1.0 if fact[i] > 0 else 0.0
+        w2 = self._w2
+        for k, component in enumerate(self._components):
+            for mines, box in zip(joined.box_mines(k), component.problem.boxes):
+                value = mines / (len(box) * solutions)
+                for row, col in box:
+                    values[(row + 1) * w2 + col + 1] = value
+        if self._sea:
+            value = joined.sea_mines / (len(self._sea) * solutions)
+            for i in self._sea:
+                values[i] = value
+        array = np.array(values).reshape(self.height + 2, w2)[1:-1, 1:-1].copy()
+        array.setflags(write=False)
+        return array
+
+    def __repr__(self) -> str:
+        return f"<Tracker {self.width}x{self.height} {self.status}>"
+
+
+class TrackedAnalysis(Analysis):
+    """The :class:`~msanalysis.analysis.Analysis` of a tracker's position.
+
+    Forced cells, layouts and probabilities come from the tracker; the constraints of the whole
+    position and the counts per component (which the strategies' look ahead reads) are made
+    only when asked for, counting again only the components the tracker has not seen before.
+    Asked after the tracker has moved on, it answers for its own position, from scratch.
+    """
+
+    def __init__(self, tracker: Tracker, forced_safe: frozenset[Cell],
+                 forced_mines: frozenset[Cell]) -> None:
+        self._tracker = tracker
+        self._version = tracker.version
+        self._unknown = tracker._unknown
+        self.position = tracker.position
+        self.ignore_flags = tracker.ignore_flags
+        self.forced_safe = forced_safe
+        self.forced_mines = forced_mines
+        self._time_limit = None
+
+    def _current(self) -> bool:
+        return self._tracker.version == self._version
+
+    @cached_property
+    def _scratch(self) -> Analysis:
+        return analyze(self.position, ignore_flags=self.ignore_flags)
+
+    @cached_property
+    def constraints(self) -> Constraints:  # type: ignore[override]
+        return build(self.position, ignore_flags=self.ignore_flags)
+
+    @cached_property
+    def counts(self) -> Count:
+        return count(self.constraints, cache=self._tracker._cache)
+
+    @cached_property
+    def solutions(self) -> int:  # type: ignore[override]
+        if not self._current():
+            return self._scratch.solutions
+        return self._tracker.solutions()
+
+    @cached_property
+    def _exact(self) -> dict[Cell, Fraction]:
+        if not self._current():
+            return self._scratch._exact
+        return self._tracker.probabilities()
+
+    @cached_property
+    def probabilities(self) -> np.ndarray:
+        if not self._current():
+            return self._scratch.probabilities
+        return self._tracker._probability_array()
+
+    def exact_probability(self, cell: Cell) -> Fraction:
+        height, width = self.position.shape
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise ValueError(f"cell {cell} is off the {width}x{height} board")
+        state = self.position.state(cell)
+        if state == MINE or (state == FLAG and not self.ignore_flags):
+            return Fraction(1)
+        if state >= 0:
+            raise ValueError(f"cell {cell} is revealed: it has no mine probability")
+        return self._exact[cell]
+
+    @property
+    def is_over(self) -> bool:
+        if self.position.is_lost:
+            return True
+        return len(self.forced_mines) == self._unknown
+
+
+def _sat_verdicts(problem: Problem) -> list[int] | None:
+    """Per box of ``problem``: 1 mines, -1 safe, 0 either, by SAT; None when nothing fits."""
+    from pysat.solvers import Solver
+
+    from msanalysis.sat import _decide, _exactly
+
+    variables: list[int] = []
+    box_vars: list[list[int]] = []
+    for box in problem.boxes:
+        box_vars.append(list(range(len(variables) + 1, len(variables) + 1 + len(box))))
+        variables.extend(box_vars[-1])
+    with Solver(name="mc") as solver:
+        for scope, need in zip(problem.scopes, problem.needs):
+            _exactly(solver, [v for b in scope for v in box_vars[b]], need)
+        return _decide(solver, [vs[0] for vs in box_vars], None)
+
