@@ -19,9 +19,11 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 import numpy as np
 
 from msanalysis.analysis import Analysis, analyze
@@ -93,10 +95,12 @@ class Tracker:
     >>> print(tracker.position.to_text())
     mines: 2
     ?1..
-    ?1..
     ?111
-    >>> sorted(tracker.forced[0]), sorted(tracker.forced[1])
-    [(1, 0), (2, 0)], [(0, 0)]
+    ????
+    >>> safe, mines = tracker.forced
+    >>> sorted(safe), sorted(mines)
+    ([(2, 0), (2, 1), (2, 2)], [(2, 3)])
+    >>> tracker.step()  # what the next cheapest reasoning proves: nothing is left
     >>> tracker.reveal((1, 0)), tracker.status
     ([(1, 0)], 'playing')
     >>> tracker.analysis.requires_guess, tracker.analysis.solutions
@@ -160,8 +164,18 @@ class Tracker:
                            if dr or dc)
         self._cache: dict[Problem, ComponentCount] = {}
 
+    @property
+    def board(self) -> Board:
+        """The layout played (after :meth:`perturb`, with the mines where they are now)."""
+        if self._board is None:
+            w2 = self._w2
+            truth = self._truth
+            self._board = Board([truth[(r + 1) * w2 + 1:(r + 1) * w2 + 1 + self.width]
+                                 for r in range(self.height)])
+        return self._board
+
     def _set_board(self, board: Board) -> None:
-        self.board = board
+        self._board: Board | None = board
         w2 = self._w2
         truth = [False] * self._size
         numbers = [0] * self._size
@@ -190,7 +204,7 @@ class Tracker:
         for r in range(self.height):
             base = (r + 1) * w2 + 1
             state[base:base + self.width] = [HIDDEN] * self.width
-        self._reset(state)
+        self._reset(state, fresh=True)
 
     def _load(self, position: Position) -> None:
         """Take ``position`` as the state, forgetting every deduction (they are made again)."""
@@ -201,7 +215,7 @@ class Tracker:
             state[base:base + self.width] = row
         self._reset(state)
 
-    def _reset(self, state: list[int]) -> None:
+    def _reset(self, state: list[int], fresh: bool = False) -> None:
         self._state = state
         size = self._size
         self._fact = [0] * size  # per unknown cell: 1 a proven mine, -1 proven safe, 0 open
@@ -222,6 +236,10 @@ class Tracker:
         self._position: Position | None = None
         self._analysis: Analysis | None = None
         self._settled = False  # every grade has been asked since the last change
+        if fresh:  # no clue yet: every cell is unknown and in the sea
+            self._unknown = self.height * self.width
+            self._sea = {i for i, s in enumerate(state) if s == HIDDEN}
+            return
         offsets = self._offsets
         ignore = self.ignore_flags
         truth = self._truth
@@ -341,7 +359,7 @@ class Tracker:
             game = self._game
             first = game.clicks == 0
             opened = game.reveal(cell)
-            if first and game.board is not self.board:  # windows-xp moved a mine
+            if first and game.board is not self._board:  # windows-xp moved a mine
                 self._set_board(game.board)
             self._apply(opened)
             return opened
@@ -834,6 +852,73 @@ class Tracker:
                 if self._fact[j] == 0:
                     self._decide(j, value, MINE_COUNT)
                     found.append(j)
+
+    # -- moving mines ---------------------------------------------------------------------------
+    def perturb(self, rng: Any, protected: Iterable[Cell] = ()) -> bool:
+        """Move mines so that the open cells of one clue become all safe or all mines.
+
+        What Simon Tatham's Mines does where its solver gets stuck, to make boards that need
+        no guess: a clue with open cells is chosen at random (``rng.choice``), and its mines
+        are swapped with safe cells elsewhere (or its safe cells with mines elsewhere, whichever
+        is found first), taking open cells beside revealed ones first, then the far side,
+        never a cell of ``protected``. The numbers already revealed change with the mines;
+        what was proven stays true. The game is no longer the one that was dealt: check the
+        new :attr:`board` again from its first click.
+
+        Returns
+        -------
+        bool
+            False when no clue has open cells or no swap fits (nothing was moved).
+
+        Raises
+        ------
+        ValueError
+            When the tracker follows a :class:`~msanalysis.game.Game`, whose board it cannot
+            change.
+        """
+        if self._game is not None:
+            raise ValueError("a tracker that follows a game cannot move its mines")
+        state, fact, opened, truth = self._state, self._fact, self._open, self._truth
+        ignore = self.ignore_flags
+        clues = [i for i, s in enumerate(state) if s >= 0 and opened[i] > 0]
+        if not clues:
+            return False
+        chosen = self._open_cells(rng.choice(clues))
+        keep = {self._index(cell) for cell in protected} | chosen
+        offsets = self._offsets
+        near, far = [], []
+        for i, s in enumerate(state):
+            if (s == HIDDEN or (s == FLAG and ignore)) and fact[i] == 0 and i not in keep:
+                (near if any(state[i + o] >= 0 for o in offsets) else far).append(i)
+        rng.shuffle(near)
+        rng.shuffle(far)
+        full = sorted(i for i in chosen if truth[i])
+        empty = sorted(i for i in chosen if not truth[i])
+        to_fill: list[int] = []
+        to_empty: list[int] = []
+        for i in near + far:
+            (to_empty if truth[i] else to_fill).append(i)
+            if len(to_fill) == len(full) or len(to_empty) == len(empty):
+                break
+        if len(to_fill) == len(full):  # the clue's mines go elsewhere: its cells are safe
+            changes = [(i, -1) for i in full] + [(i, 1) for i in to_fill]
+        elif len(to_empty) == len(empty):  # mines from elsewhere fill its cells
+            changes = [(i, 1) for i in empty] + [(i, -1) for i in to_empty]
+        else:
+            return False
+        numbers, need = self._numbers, self._need
+        for i, delta in changes:
+            truth[i] = delta > 0
+            for o in offsets:
+                j = i + o
+                numbers[j] += delta
+                if state[j] >= 0:
+                    state[j] += delta
+                    need[j] += delta
+                    self._touch(j)
+        self._board = None
+        self._changed()
+        return True
 
     # -- counts ---------------------------------------------------------------------------------
     def _joined(self):

@@ -13,14 +13,20 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from msanalysis.analysis import analyze
+import numpy as np
+
 from msanalysis.board import Board, Cell
-from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
+from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
-__all__ = ["NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
+__all__ = ["GRADES", "METHODS", "NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
+
+
+GRADES = {1: "single clues", 2: "two clues together", 3: "more clues together",
+          4: "the total mine count"}
+"""What each grade of reasoning is, by number (see :mod:`msanalysis.tracker`)."""
 
 
 @dataclass(frozen=True)
@@ -30,25 +36,50 @@ class NoGuessResult:
     Attributes
     ----------
     solvable : bool
-        True when forced safe cells alone clear the board.
+        True when cells proven safe alone clear the board.
     position : Position
-        The final position: the won board, or where no hidden cell is forced safe any more (or
+        The final position: the won board, or where no hidden cell is proven safe any more (or
         the lost first click under ``unsafe`` rules).
     rounds : int
-        Analyses made: each reveals every cell proven safe at that point.
+        Rounds of reasoning: each proves some cells safe or mines (the ones proven safe are
+        then revealed); when logic stops, the last round found nothing.
     revealed : int
         Safe cells revealed in all, the first click's cascade included.
+    grade : int
+        The hardest reasoning used: 1 single clues, 2 two clues together, 3 more clues together
+        (a component's clues), 4 the total mine count; 0 when the first click ends the game.
+        Each round uses the weakest reasoning that proves anything, so a board of grade ``g``
+        cannot be won with reasoning of lower grades alone.
+    hardest_step : int or None
+        The index (from 0) of the first round that needed that grade.
+    hardest_cells : tuple of (row, col)
+        The cells that round proved (safe or mines), row-major.
     """
 
     solvable: bool
     position: Position
     rounds: int
     revealed: int
+    grade: int = 0
+    hardest_step: int | None = None
+    hardest_cells: tuple[Cell, ...] = ()
+
+    @property
+    def grade_name(self) -> str:
+        """The grade in words (``"single clues"`` ... ``"the total mine count"``)."""
+        return GRADES.get(self.grade, "none")
+
+    def to_dict(self) -> dict:
+        """JSON-ready data (the ``solvable --json`` fields but the position)."""
+        return {"solvable": self.solvable, "grade": self.grade, "grade_name": self.grade_name,
+                "hardest_step": self.hardest_step,
+                "hardest_cells": [list(cell) for cell in self.hardest_cells],
+                "rounds": self.rounds, "revealed": self.revealed}
 
 
-def solve_without_guessing(board: Board, first_click: Cell, *,
-                           rules: str = "safe-cell") -> NoGuessResult:
-    """Play ``board`` from ``first_click`` revealing only forced safe cells.
+def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "safe-cell",
+                           use_mine_count: bool = True) -> NoGuessResult:
+    """Play ``board`` from ``first_click`` revealing only cells proven safe, and grade it.
 
     Parameters
     ----------
@@ -56,6 +87,9 @@ def solve_without_guessing(board: Board, first_click: Cell, *,
     first_click : (row, col)
     rules : str
         The first-click rule of the game (``windows-xp`` may move a mine first).
+    use_mine_count : bool
+        Allow reasoning with the total mine count (grade 4). False applies the stricter
+        standard of ms-toollib's ``is_solvable``, which never uses it.
 
     Returns
     -------
@@ -63,44 +97,80 @@ def solve_without_guessing(board: Board, first_click: Cell, *,
 
     Examples
     --------
-    >>> board = Board.from_text("*...\\n....\\n....\\n...*")
-    >>> solve_without_guessing(board, (1, 2)).solvable
-    True
+    The 1, 2 and 1 in the corner prove (2, 2) safe together, and no two of them do:
+
+    >>> board = Board.from_text("..*..\\n.....\\n*...*\\n.....")
+    >>> result = solve_without_guessing(board, (0, 0))
+    >>> result.solvable, result.grade, result.grade_name, result.hardest_cells
+    (True, 3, 'more clues together', ((2, 2),))
     >>> stuck = solve_without_guessing(Board.from_text("*.\\n.."), (1, 1))
     >>> stuck.solvable, stuck.position.to_text()
     (False, 'mines: 1\\n??\\n?1')
 
     Notes
     -----
-    At most one analysis per cell revealed; in practice a few dozen on an expert board.
+    The game is followed by a :class:`~msanalysis.tracker.Tracker`, which asks for the
+    cheapest reasoning first and looks again only at the clues a click changed; logic stops
+    as soon as no reasoning allowed proves anything.
     """
-    game = Game(board, rules=rules)
-    revealed = len(game.reveal(first_click))
-    rounds = 0
-    while game.status == "playing":
-        analysis = analyze(game.position(), forced_only=True)
-        rounds += 1
-        if not analysis.forced_safe:
+    tracker = Tracker(board, rules=rules)
+    revealed = len(tracker.reveal(first_click))
+    return _solve(tracker, revealed, MINE_COUNT if use_mine_count else COMPONENT)
+
+
+def _solve(tracker: Tracker, revealed: int, max_grade: int) -> NoGuessResult:
+    """Reveal what logic proves safe, round after round, until the game ends or logic stops."""
+    rounds = grade = 0
+    hardest_step, hardest_cells = None, ()
+    while tracker.status == "playing":
+        step = tracker.step(max_grade)
+        if step is None:
+            rounds += 1
             break
-        for cell in sorted(analysis.forced_safe):
-            if game.status != "playing":
-                break  # the last safe cells were revealed by an earlier cascade
-            revealed += len(game.reveal(cell))
-    return NoGuessResult(game.status == "won", game.position(), rounds, revealed)
+        if step.grade > grade:
+            grade, hardest_step = step.grade, rounds
+            hardest_cells = tuple(sorted(step.safe + step.mines))
+        rounds += 1
+        for cell in step.safe:
+            if tracker.status != "playing":
+                break
+            revealed += len(tracker.reveal(cell))
+    return NoGuessResult(tracker.status == "won", tracker.position, rounds, revealed, grade,
+                         hardest_step, hardest_cells)
+
+
+METHODS = ("reject", "adjust")
+"""How :func:`generate_no_guess` makes a board: draw until one fits, or move mines."""
 
 
 def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
-                      seed: int | None = None, attempts: int = 1000) -> Board:
-    """Draw ``safe-opening`` layouts until one can be won from ``first_click`` without a guess.
+                      seed: int | None = None, method: str = "reject", grade: int | None = None,
+                      use_mine_count: bool = True, attempts: int = 100_000) -> Board:
+    """A board that can be won from ``first_click`` without a guess.
 
     Parameters
     ----------
     width, height, mines : int
     first_click : (row, col)
+        Its 3x3 block is free of mines, so the first click opens a cascade.
     seed : int, optional
         The same seed always gives the same board.
+    method : {"reject", "adjust"}
+        ``reject`` draws ``safe-opening`` layouts until one can be won by logic: every
+        guess-free layout is equally likely (with ``grade``, every one of that grade).
+        ``adjust`` starts from such a layout and, each time logic stops, moves mines so that the
+        cells logic was stuck on become all safe or all mines, as Simon Tatham's Mines does,
+        then checks the board again from the first click; it works at any density, but its
+        boards are not uniform among guess-free ones (mines drift away from where logic
+        stalls, towards the far side of the board).
+    grade : int, optional
+        Ask for a board whose hardest reasoning is of exactly this grade (see
+        :class:`NoGuessResult`).
+    use_mine_count : bool
+        Allow reasoning with the total mine count; False asks for boards that ms-toollib's
+        stricter ``is_solvable`` accepts too.
     attempts : int
-        How many layouts to try before giving up; dense boards are rarely solvable by logic.
+        Layouts to start from before giving up.
 
     Returns
     -------
@@ -109,25 +179,106 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     Raises
     ------
     ValueError
-        When none of ``attempts`` layouts could be won without a guess.
+        On a bad argument, or when no board was found in ``attempts`` layouts.
 
     Examples
     --------
     >>> board = generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1)
     >>> solve_without_guessing(board, (4, 4)).solvable
     True
+    >>> board = generate_no_guess(9, 9, 30, first_click=(4, 4), seed=1, method="adjust")
+    >>> board.mine_count, solve_without_guessing(board, (4, 4)).solvable
+    (30, True)
+
+    Notes
+    -----
+    ``reject`` costs one check per layout drawn, and most layouts are given up early, as soon
+    as logic stops; ``adjust`` costs a check after each round of moves, and usually a few
+    rounds.
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if grade is not None and grade not in GRADES:
+        raise ValueError(f"unknown grade {grade!r}; grades are 1 to 4")
+    if grade == MINE_COUNT and not use_mine_count:
+        raise ValueError("grade 4 is the mine count, which use_mine_count=False leaves out")
     if attempts < 1:
         raise ValueError(f"attempts must be at least 1, got {attempts}")
-    draws = random.Random(seed)
+    top = MINE_COUNT if use_mine_count else COMPONENT
+    draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
     for _ in range(attempts):
-        board = generate_by_rule(width, height, mines, rules="safe-opening",
-                                 first_click=first_click, seed=draws.getrandbits(64))
-        if solve_without_guessing(board, first_click, rules="safe-opening").solvable:
+        board = draw.board()
+        if method == "adjust":
+            board = _adjusted(board, first_click, draw, top if grade is None else grade)
+            if board is None:
+                continue
+        tracker = Tracker(board, rules="safe-opening")
+        result = _solve(tracker, len(tracker.reveal(first_click)), top)
+        if result.solvable and (grade is None or result.grade == grade):
             return board
+    wanted = "" if grade is None else f" of grade {grade}"
     raise ValueError(f"no layout of {mines} mines on {width}x{height} that can be won without a "
-                     f"guess from {first_click} in {attempts} attempts; try fewer mines or more "
-                     "attempts")
+                     f"guess{wanted} from {first_click} in {attempts} attempts; try fewer mines, "
+                     "method 'adjust' or more attempts")
+
+
+class _SafeOpening:
+    """Seeded ``safe-opening`` layouts: mines anywhere outside the first click's 3x3 block."""
+
+    def __init__(self, width: int, height: int, mines: int, first_click: Cell,
+                 rng: random.Random) -> None:
+        # The same checks and messages as the rule itself.
+        generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
+                         seed=0)
+        row, col = first_click
+        self.shape = (height, width)
+        self.mines = mines
+        self.candidates = [r * width + c for r in range(height) for c in range(width)
+                           if abs(r - row) > 1 or abs(c - col) > 1]
+        self.rng = rng
+
+    def board(self) -> Board:
+        mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
+        mask[self.rng.sample(self.candidates, self.mines)] = True
+        return Board(mask.reshape(self.shape))
+
+
+def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -> Board | None:
+    """``board`` with mines moved until logic (up to ``grade``) wins it from ``first_click``;
+    None when moving mines stops helping.
+
+    Each pass plays the board by logic from the first click; where logic stops, the open cells
+    of a clue chosen at random are made all safe or all mines by swapping mines with cells
+    elsewhere (cells beside revealed ones first, then the far side, never the first click's
+    block), and play goes on. A pass that needed no move proves the board; the passes must need
+    fewer and fewer moves, or the board is given up.
+    """
+    rng = draw.rng
+    row, col = first_click
+    protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
+    previous = None
+    for _ in range(50):
+        tracker = Tracker(board, rules="safe-opening")
+        tracker.reveal(first_click)
+        moves = 0
+        while tracker.status == "playing":
+            step = tracker.step(grade)
+            if step is not None:
+                for cell in step.safe:
+                    if tracker.status != "playing":
+                        break
+                    tracker.reveal(cell)
+                continue
+            if not tracker.perturb(rng, protected):
+                return None
+            moves += 1
+        if moves == 0:
+            return board
+        if previous is not None and moves >= previous:
+            return None
+        previous = moves
+        board = tracker.board
+    return None
 
 
 def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
@@ -146,6 +297,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     if FirstClick.parse(rules) is FirstClick.NO_GUESS:
         if first_click is None:
             raise ValueError("rules 'no-guess' need the first click")
-        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed)
+        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
+                                 attempts=1000)
     return generate_by_rule(width, height, mines, rules=rules, first_click=first_click,
                             seed=seed)
