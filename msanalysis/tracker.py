@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 import numpy as np
 
@@ -163,6 +163,7 @@ class Tracker:
         self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
                            if dr or dc)
         self._cache: dict[Problem, ComponentCount] = {}
+        self._cells = _cell_table(height, width)
 
     @property
     def board(self) -> Board:
@@ -188,8 +189,7 @@ class Tracker:
         self._numbers = numbers
 
     def _cell(self, i: int) -> Cell:
-        r, c = divmod(i, self._w2)
-        return (r - 1, c - 1)
+        return self._cells[i]
 
     def _index(self, cell: Cell) -> int:
         row, col = cell
@@ -223,6 +223,8 @@ class Tracker:
         self._need = [0] * size  # per clue: mines still to place among its open cells
         self._open = [0] * size  # per clue: its open cells
         self._queue: list[int] = []  # clues to look at alone
+        self._proven_safe: list[int] = []  # for reveal_safe
+        self._fresh: set[int] = set()  # clues changed since pairs or components last looked
         self._dirty_pairs: set[int] = set()  # clues whose pairs to look at
         self._dirty: set[int] = set()  # clues whose component changed
         self._components: list[_Component] = []
@@ -283,8 +285,14 @@ class Tracker:
 
     def _touch(self, i: int) -> None:
         self._queue.append(i)
-        self._dirty_pairs.add(i)
-        self._dirty.add(i)
+        self._fresh.add(i)
+
+    def _absorb(self) -> None:
+        """Hand the clues changed since the last look to the pairs and the components."""
+        if self._fresh:
+            self._dirty_pairs |= self._fresh
+            self._dirty |= self._fresh
+            self._fresh = set()
 
     def _decide(self, i: int, value: int, grade: int) -> None:
         """Record that open cell ``i`` is a mine (``value`` 1) or safe (-1)."""
@@ -292,6 +300,7 @@ class Tracker:
         self._grade[i] = grade
         self._sea.discard(i)
         state, need, opened = self._state, self._need, self._open
+        queue, fresh = self._queue, self._fresh
         if value > 0:
             self._known_mines += 1
             for o in self._offsets:
@@ -299,35 +308,52 @@ class Tracker:
                 if state[j] >= 0:
                     opened[j] -= 1
                     need[j] -= 1
-                    self._touch(j)
+                    queue.append(j)
+                    fresh.add(j)
         else:
+            self._proven_safe.append(i)
             for o in self._offsets:
                 j = i + o
                 if state[j] >= 0:
                     opened[j] -= 1
-                    self._touch(j)
+                    queue.append(j)
+                    fresh.add(j)
 
     def _revealed(self, i: int, number: int) -> None:
-        """Cell ``i``, unknown until now, shows ``number``."""
-        state, fact = self._state, self._fact
+        """Cell ``i``, unknown until now, shows ``number``: follow it as a clue."""
+        state, fact, open_of = self._state, self._fact, self._open
         was = fact[i]
         if was > 0:  # only a wrong deduction could lead here: the game says otherwise
             raise AssertionError(f"cell {self._cell(i)} was proven a mine but shows {number}")
         state[i] = number
         fact[i] = 0
         self._unknown -= 1
-        self._sea.discard(i)
-        sea = self._sea
+        sea, queue, fresh = self._sea, self._queue, self._fresh
+        sea.discard(i)
+        ignore = self.ignore_flags
+        need, opened = number, 0
         for o in self._offsets:
             j = i + o
             s = state[j]
             if s >= 0:
                 if was == 0:
-                    self._open[j] -= 1
-                self._touch(j)
-            elif sea:
-                sea.discard(j)
-        self._add_clue(i)
+                    open_of[j] -= 1
+                queue.append(j)
+                fresh.add(j)
+            elif s == HIDDEN or (s == FLAG and ignore):
+                f = fact[j]
+                if f == 0:
+                    opened += 1
+                    sea.discard(j)
+                elif f > 0:
+                    need -= 1
+            elif s == FLAG or s == MINE:
+                need -= 1
+        self._need[i] = need
+        open_of[i] = opened
+        if opened or need:
+            queue.append(i)
+            fresh.add(i)
 
     def _changed(self) -> None:
         self.version += 1
@@ -375,7 +401,27 @@ class Tracker:
             return [cell]
         return self._cascade([i])
 
-    def _cascade(self, start: list[int]) -> list[Cell]:
+    def reveal_safe(self) -> int:
+        """Reveal every hidden cell proven safe so far; returns how many cells were revealed,
+        cascades included (0 when the game is over or no cell is proven safe)."""
+        if self.status != GameStatus.PLAYING:
+            return 0
+        state, fact = self._state, self._fact
+        safe = [i for i in self._proven_safe if fact[i] < 0 and state[i] == HIDDEN]
+        self._proven_safe = []
+        if not safe:
+            return 0
+        if self._game is not None:
+            revealed = 0
+            for i in safe:
+                if self._game.status != GameStatus.PLAYING:
+                    break
+                revealed += len(self.reveal(self._cell(i)))
+            return revealed
+        self._clicks += len(safe)
+        return len(self._cascade(safe, as_cells=False))
+
+    def _cascade(self, start: list[int], as_cells: bool = True) -> list:
         """Reveal the safe cells ``start`` and what their zeros open, breadth-first."""
         state, numbers, offsets = self._state, self._numbers, self._offsets
         queue = []
@@ -401,7 +447,10 @@ class Tracker:
         if self._safe_left == 0:
             self._status = GameStatus.WON
         self._changed()
-        return [self._cell(i) for i in queue]
+        if not as_cells:
+            return queue
+        cells = self._cells
+        return [cells[i] for i in queue]
 
     def _lose(self, i: int) -> None:
         self._exploded = i
@@ -650,6 +699,7 @@ class Tracker:
 
     def _pairs(self, found: list[int]) -> None:
         """Grade 2: two clues that share open cells, each one's cells outside the other's."""
+        self._absorb()
         dirty = self._dirty_pairs
         if not dirty:
             return
@@ -707,6 +757,7 @@ class Tracker:
 
     def _regroup(self) -> None:
         """Rebuild the components that hold a changed clue."""
+        self._absorb()
         dirty = self._dirty
         if not dirty:
             return
@@ -1057,6 +1108,13 @@ class TrackedAnalysis(Analysis):
         if self.position.is_lost:
             return True
         return len(self.forced_mines) == self._unknown
+
+
+@lru_cache(maxsize=16)
+def _cell_table(height: int, width: int) -> list[Cell]:
+    """``(row, col)`` of every index of the framed grid (the frame's are off the board)."""
+    w2 = width + 2
+    return [(i // w2 - 1, i % w2 - 1) for i in range((height + 2) * w2)]
 
 
 def _sat_verdicts(problem: Problem) -> list[int] | None:

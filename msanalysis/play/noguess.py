@@ -131,10 +131,7 @@ def _solve(tracker: Tracker, revealed: int, max_grade: int) -> NoGuessResult:
             grade, hardest_step = step.grade, rounds
             hardest_cells = tuple(sorted(step.safe + step.mines))
         rounds += 1
-        for cell in step.safe:
-            if tracker.status != "playing":
-                break
-            revealed += len(tracker.reveal(cell))
+        revealed += tracker.reveal_safe()
     return NoGuessResult(tracker.status == "won", tracker.position, rounds, revealed, grade,
                          hardest_step, hardest_cells)
 
@@ -208,6 +205,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
     for _ in range(attempts):
         board = draw.board()
+        if method == "reject" and _swappable_pair(board.mask, first_click):
+            continue
         if method == "adjust":
             board = _adjusted(board, first_click, draw, top if grade is None else grade)
             if board is None:
@@ -243,6 +242,70 @@ class _SafeOpening:
         return Board(mask.reshape(self.shape))
 
 
+def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
+    """Whether some mine and some safe cell could swap places unseen: no number but theirs
+    would change, so nothing the player can reveal tells the two layouts apart, and winning
+    takes a guess.
+
+    That is so when every safe cell next to one of them but not the other (apart from the two
+    themselves) does not exist: each is a mine or off the board. A safe cell like that is
+    never opened by a cascade either (no 0 touches it), and the first click's block is left
+    out; so a board with such a pair cannot be won by logic, whatever logic is allowed, and
+    rejecting it at once changes no verdict.
+
+    Notes
+    -----
+    The grid as bits of one Python integer with a frame of two cells (off the board counts as
+    a mine): 24 offsets, a dozen shifts and ands each.
+    """
+    height, width = mines.shape
+    stride = width + 4
+    framed = np.ones((height + 4, stride), dtype=bool)
+    framed[2:-2, 2:-2] = mines
+    covered = _bits(framed)  # mines and the frame
+    safe = ~framed
+    row, col = first_click
+    safe[row + 1:row + 4, col + 1:col + 4] = False
+    safe_bits = _bits(safe)
+    framed[:2] = framed[-2:] = framed[:, :2] = framed[:, -2:] = False
+    mine_bits = _bits(framed)  # the mines alone
+    for shift, others in _pair_offsets(stride):
+        # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
+        found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
+        for e in others:
+            if not found:
+                break
+            found &= covered >> e if e > 0 else covered << -e
+        if found:
+            return True
+    return False
+
+
+def _bits(mask: np.ndarray) -> int:
+    return int.from_bytes(np.packbits(mask.ravel(), bitorder="little").tobytes(), "little")
+
+
+_PAIR_OFFSETS: dict[int, list[tuple[int, list[int]]]] = {}
+
+
+def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
+    """Per offset from a mine to a safe cell within two steps: the offsets (from the mine) of
+    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``."""
+    if stride not in _PAIR_OFFSETS:
+        around = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+        table = []
+        for dr in range(-2, 3):
+            for dc in range(-2, 3):
+                if not (dr or dc):
+                    continue
+                a = set(around)
+                b = {(r + dr, c + dc) for r, c in around}
+                differ = (a ^ b) - {(0, 0), (dr, dc)}
+                table.append((dr * stride + dc, [r * stride + c for r, c in sorted(differ)]))
+        _PAIR_OFFSETS[stride] = table
+    return _PAIR_OFFSETS[stride]
+
+
 def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -> Board | None:
     """``board`` with mines moved until logic (up to ``grade``) wins it from ``first_click``;
     None when moving mines stops helping.
@@ -264,10 +327,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -
         while tracker.status == "playing":
             step = tracker.step(grade)
             if step is not None:
-                for cell in step.safe:
-                    if tracker.status != "playing":
-                        break
-                    tracker.reveal(cell)
+                tracker.reveal_safe()
                 continue
             if not tracker.perturb(rng, protected):
                 return None
