@@ -429,16 +429,19 @@ class Tracker:
             if state[i] == HIDDEN:
                 state[i] = -4  # queued: a mark no state uses
                 queue.append(i)
-        k = 0
-        while k < len(queue):
-            i = queue[k]
-            k += 1
-            if numbers[i] == 0:
+        # Wave after wave, each in index order: the order Game.reveal gives.
+        wave = [i for i in queue if numbers[i] == 0]
+        while wave:
+            found = []
+            for i in wave:
                 for o in offsets:
                     j = i + o
                     if state[j] == HIDDEN:
                         state[j] = -4
-                        queue.append(j)
+                        found.append(j)
+            found.sort()
+            queue.extend(found)
+            wave = [j for j in found if numbers[j] == 0]
         for i in queue:
             state[i] = HIDDEN
         for i in queue:
