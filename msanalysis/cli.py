@@ -179,37 +179,85 @@ def generate(
     width: Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
-    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    seed: Annotated[Optional[int], typer.Option(help="Random seed; the same seed gives the same board.")] = None,
+    rules: Annotated[str, typer.Option(help="unsafe, safe-cell, safe-opening, windows-xp or no-guess.")] = "safe-cell",
+    first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening and no-guess).")] = None,
+    seed: Annotated[Optional[int], typer.Option(help="Random seed; the same seed gives the same board (board i of --count uses seed + i).")] = None,
     format: Annotated[OutputFormat, typer.Option("--format", help="Layout text or binary MBF.")] = OutputFormat.text,
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write here instead of stdout.")] = None,
+    count: Annotated[int, typer.Option(help="How many boards; more than one needs --output-dir.")] = 1,
+    output_dir: Annotated[Optional[Path], typer.Option(help="Write each board to a file here: board-0000.txt (or .mbf), ...")] = None,
+    method: Annotated[str, typer.Option(help="no-guess: reject (uniform) or adjust (moves mines; any density, not uniform).")] = "reject",
+    grade: Annotated[Optional[int], typer.Option(help="no-guess: the hardest reasoning the board needs, 1-4.")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes for --count.")] = 1,
 ) -> None:
-    """Generate a seeded mine layout under a first-click rule."""
-    from msanalysis.play.noguess import generate as generate_layout
+    """Generate seeded mine layouts under a first-click rule (no-guess boards checked again)."""
+    import random
 
+    from msanalysis.play.noguess import generate_many
+
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    if jobs < 1:
+        fail(f"--jobs must be at least 1, got {jobs}")
+    if count > 1 and output_dir is None:
+        fail("--count above 1 needs --output-dir")
+    if output_dir is not None and output is not None:
+        fail("give --output or --output-dir, not both")
     with user_errors():
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
-        board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
-        if format is OutputFormat.mbf:
-            data = board.to_mbf()
-            if output is None:
-                if stdout_is_terminal():
-                    fail("MBF is binary; write it to a file with -o FILE")
-                sys.stdout.buffer.write(data)
-                sys.stdout.flush()
-            else:
-                output.write_bytes(data)
+        base = seed if seed is not None else random.randrange(2**32)
+        boards = generate_many(*size, count, rules=rules, first_click=click, seed=base,
+                               method=method, grade=grade, jobs=jobs)
+        extra = f", method {method}" + (f", grade {grade}" if grade else "") \
+            if rules == "no-guess" else ""
+
+        def comment(i: int) -> str:
+            shown = base + i if seed is not None or count > 1 else seed
+            return (f"# {size[0]}x{size[1]}, {size[2]} mines, rules {rules}{extra}, first click "
+                    f"{click[0]},{click[1]}, seed {shown}")
+
+        if output_dir is None:
+            _, board = next(iter(boards))
+            _write_board(board, comment(0), format, output)
             return
-        comment = (f"# {size[0]}x{size[1]}, {size[2]} mines, rules {rules}, first click "
-                   f"{click[0]},{click[1]}, seed {seed}")
-        text = f"{comment}\n{board.to_text()}\n"
-        if output is None:
-            typer.echo(text, nl=False)
+        output_dir.mkdir(parents=True, exist_ok=True)
+        suffix = "mbf" if format is OutputFormat.mbf else "txt"
+        if stdout_is_terminal():
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+
+            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn())
+            with Progress(*columns, transient=True) as progress:
+                task = progress.add_task(f"{rules} boards", total=count)
+                for i, board in boards:
+                    _write_board(board, comment(i), format, output_dir / f"board-{i:04d}.{suffix}")
+                    progress.advance(task)
         else:
-            output.write_text(text)
+            for i, board in boards:
+                _write_board(board, comment(i), format, output_dir / f"board-{i:04d}.{suffix}")
+    if output_dir is not None:
+        typer.echo(f"wrote {count} boards to {output_dir}", err=True)
+
+
+def _write_board(board: Board, comment: str, format: OutputFormat, output: Optional[Path]) -> None:
+    if format is OutputFormat.mbf:
+        data = board.to_mbf()
+        if output is None:
+            if stdout_is_terminal():
+                fail("MBF is binary; write it to a file with -o FILE")
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
+        else:
+            output.write_bytes(data)
+        return
+    text = f"{comment}\n{board.to_text()}\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text)
 
 
 @app.command()
@@ -419,26 +467,32 @@ def solvable(
     board_file: Annotated[Path, typer.Argument(metavar="BOARD", help="A layout text file or an MBF file.")],
     first_click: Annotated[Optional[str], typer.Option(help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
     rules: Annotated[str, typer.Option(help="The first-click rule the game is played under.")] = "safe-cell",
+    mine_count: Annotated[bool, typer.Option("--mine-count/--no-mine-count", help="Allow reasoning with the total mine count (--no-mine-count: ms-toollib's stricter standard).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
+    """Can this board be won from the first click without a guess, and with what reasoning?
+    Exit 0 if so, 1 if not."""
     from msanalysis.play.noguess import solve_without_guessing
 
     with user_errors():
         board = read_board(board_file)
         click = parse_cell(first_click) if first_click else default_first_click(rules)
-        result = solve_without_guessing(board, click, rules=rules)
+        result = solve_without_guessing(board, click, rules=rules, use_mine_count=mine_count)
     rows = position_rows(result.position)
     if as_json:
-        print_json({"solvable": result.solvable, "first_click": list(click),
-                    "rounds": result.rounds, "revealed": result.revealed, "position": rows})
+        print_json({**result.to_dict(), "first_click": list(click), "position": rows})
     elif result.solvable:
         typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
-                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of analysis")
+                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of reasoning")
     else:
         typer.echo(render_grid(rows))
         typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
-                   f"{result.revealed} safe cells ({result.rounds} rounds of analysis), above")
+                   f"{result.revealed} safe cells ({result.rounds} rounds of reasoning), above")
+    if not as_json and result.grade:
+        where = ", ".join(f"{r},{c}" for r, c in result.hardest_cells[:6])
+        more = " ..." if len(result.hardest_cells) > 6 else ""
+        typer.echo(f"grade {result.grade} ({result.grade_name}): first needed in round "
+                   f"{result.hardest_step + 1}, for {where}{more}")
     if not result.solvable:
         raise typer.Exit(EXIT_NO_ANSWER)
 

@@ -11,7 +11,10 @@ others). Choosing guesses is the strategies' job; this module never guesses.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -21,7 +24,8 @@ from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
-__all__ = ["GRADES", "METHODS", "NoGuessResult", "solve_without_guessing", "generate_no_guess", "generate"]
+__all__ = ["GRADES", "METHODS", "NoGuessResult", "solve_without_guessing", "generate_no_guess",
+           "generate", "generate_many"]
 
 
 GRADES = {1: "single clues", 2: "two clues together", 3: "more clues together",
@@ -339,6 +343,76 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -
         previous = moves
         board = tracker.board
     return None
+
+
+def generate_many(width: int, height: int, mines: int, count: int, *, rules: str = "no-guess",
+                  first_click: Cell, seed: int = 0, method: str = "reject",
+                  grade: int | None = None, jobs: int = 1) -> Iterator[tuple[int, Board]]:
+    """Boards ``0 .. count - 1``, board ``i`` from seed ``seed + i``, yielded as they are made.
+
+    Under ``no-guess`` rules every board is checked again from its first click before it is
+    yielded (by :func:`solve_without_guessing`, and for its grade when one was asked for).
+
+    Parameters
+    ----------
+    width, height, mines, count : int
+    rules, first_click, method, grade
+        As for :func:`generate` and :func:`generate_no_guess`.
+    seed : int
+    jobs : int
+        Worker processes; the boards are the same whatever their number.
+
+    Yields
+    ------
+    (int, Board)
+        The board's number and the board, in the order they are finished.
+
+    Raises
+    ------
+    RuntimeError
+        If a no-guess board fails its second check (which would be a bug).
+
+    Examples
+    --------
+    >>> sorted(i for i, _ in generate_many(9, 9, 10, 3, first_click=(4, 4)))
+    [0, 1, 2]
+    """
+    if count < 0:
+        raise ValueError(f"the number of boards cannot be negative, got {count}")
+    if jobs < 1:
+        raise ValueError(f"jobs must be at least 1, got {jobs}")
+    make = partial(_one_board, width, height, mines, rules, first_click, method, grade)
+    make(seed)  # bad arguments fail here, in this process, with their message
+    seeds = range(seed, seed + count)
+    if jobs == 1:
+        for i, s in enumerate(seeds):
+            yield i, make(s)
+        return
+    import multiprocessing
+
+    with multiprocessing.Pool(jobs) as pool:
+        for i, board in pool.imap_unordered(_numbered, [(i, make, s) for i, s in
+                                                        enumerate(seeds)]):
+            yield i, board
+
+
+def _numbered(job: tuple[int, Any, int]) -> tuple[int, Board]:
+    i, make, s = job
+    return i, make(s)
+
+
+def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cell,
+               method: str, grade: int | None, seed: int) -> Board:
+    if FirstClick.parse(rules) is not FirstClick.NO_GUESS:
+        if method != "reject" or grade is not None:
+            raise ValueError("--method and --grade are for rules 'no-guess'")
+        return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
+    board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
+                              method=method, grade=grade)
+    check = solve_without_guessing(board, first_click, rules="safe-opening")
+    if not check.solvable or (grade is not None and check.grade != grade):
+        raise RuntimeError(f"board of seed {seed} failed its check: {check}")
+    return board
 
 
 def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
