@@ -624,7 +624,7 @@ class Tracker:
         """Make every deduction the position allows, of every grade (see :meth:`step`)."""
         if self._settled:
             return
-        while self.step() is not None:
+        while self._advance(MINE_COUNT)[0]:
             pass
         self._settled = True
 
@@ -650,6 +650,16 @@ class Tracker:
         InconsistentPosition
             When no layout fits the position.
         """
+        grade, found = self._advance(max_grade)
+        if not grade:
+            return None
+        cells = sorted(found)
+        fact, names = self._fact, self._cells
+        return Step(grade, tuple(names[i] for i in cells if fact[i] < 0),
+                    tuple(names[i] for i in cells if fact[i] > 0))
+
+    def _advance(self, max_grade: int) -> tuple[int, list[int]]:
+        """:meth:`step` without the :class:`Step`: the grade (0 for none) and the cells."""
         if self._broken:
             self._fallback()
         found: list[int] = []
@@ -662,10 +672,8 @@ class Tracker:
                 self._fallback()
             if found:
                 self._changed()
-                cells = sorted(found)
-                return Step(grade, tuple(self._cell(i) for i in cells if self._fact[i] < 0),
-                            tuple(self._cell(i) for i in cells if self._fact[i] > 0))
-        return None
+                return grade, found
+        return 0, found
 
     def _fallback(self) -> None:
         """No layout fits: let the analysis from scratch name the clues."""
@@ -941,9 +949,10 @@ class Tracker:
         keep = {self._index(cell) for cell in protected} | chosen
         offsets = self._offsets
         near, far = [], []
+        sea = self._sea
         for i, s in enumerate(state):
             if (s == HIDDEN or (s == FLAG and ignore)) and fact[i] == 0 and i not in keep:
-                (near if any(state[i + o] >= 0 for o in offsets) else far).append(i)
+                (far if i in sea else near).append(i)
         rng.shuffle(near)
         rng.shuffle(far)
         full = sorted(i for i in chosen if truth[i])

@@ -127,13 +127,13 @@ def _solve(tracker: Tracker, revealed: int, max_grade: int) -> NoGuessResult:
     rounds = grade = 0
     hardest_step, hardest_cells = None, ()
     while tracker.status == "playing":
-        step = tracker.step(max_grade)
-        if step is None:
+        found, cells = tracker._advance(max_grade)
+        if not found:
             rounds += 1
             break
-        if step.grade > grade:
-            grade, hardest_step = step.grade, rounds
-            hardest_cells = tuple(sorted(step.safe + step.mines))
+        if found > grade:
+            grade, hardest_step = found, rounds
+            hardest_cells = tuple(sorted(map(tracker._cell, cells)))
         rounds += 1
         revealed += tracker.reveal_safe()
     return NoGuessResult(tracker.status == "won", tracker.position, rounds, revealed, grade,
@@ -317,32 +317,55 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -
     Each pass plays the board by logic from the first click; where logic stops, the open cells
     of a clue chosen at random are made all safe or all mines by swapping mines with cells
     elsewhere (cells beside revealed ones first, then the far side, never the first click's
-    block), and play goes on. A pass that needed no move proves the board; the passes must need
-    fewer and fewer moves, or the board is given up.
+    block), and play goes on. A pass that needed no move proves the board.
     """
     rng = draw.rng
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
-    previous = None
-    for _ in range(50):
+    for _ in range(_ADJUST_PASSES):
         tracker = Tracker(board, rules="safe-opening")
         tracker.reveal(first_click)
         moves = 0
         while tracker.status == "playing":
-            step = tracker.step(grade)
-            if step is not None:
+            if tracker._advance(grade)[0]:
                 tracker.reveal_safe()
                 continue
-            if not tracker.perturb(rng, protected):
-                return None
             moves += 1
-        if moves == 0:
-            return board
-        if previous is not None and moves >= previous:
-            return None
-        previous = moves
-        board = tracker.board
+            if not tracker.perturb(rng, protected):
+                # No clue has open cells: the cells left are walled in by proven mines. One of
+                # those mines changes places with a safe cell inside, and play starts again.
+                board = _open_enclosure(tracker, rng, protected)
+                if board is None:
+                    return None
+                break
+        else:
+            if moves == 0:
+                return board
+            board = tracker.board
     return None
+
+
+_ADJUST_PASSES = 30
+"""Passes of play and moves before a layout is given up (most need two or three)."""
+
+
+def _open_enclosure(tracker: Tracker, rng: random.Random, protected: set[Cell]) -> Board | None:
+    """The board with a proven mine beside the cells left swapped with a safe one of them."""
+    board = tracker.board
+    proven = tracker.forced[1]
+    hidden = tracker.position.hidden - proven
+    height, width = board.height, board.width
+    walls = sorted({(r, c) for r0, c0 in hidden for r in range(r0 - 1, r0 + 2)
+                    for c in range(c0 - 1, c0 + 2)
+                    if 0 <= r < height and 0 <= c < width and (r, c) in proven
+                    and (r, c) not in protected})
+    inside = sorted(c for c in hidden if not board.is_mine(c) and c not in protected)
+    if not walls or not inside:
+        return None
+    mask = board.mask.copy()
+    mask[rng.choice(walls)] = False
+    mask[rng.choice(inside)] = True
+    return Board(mask)
 
 
 def generate_many(width: int, height: int, mines: int, count: int, *, rules: str = "no-guess",
