@@ -152,6 +152,33 @@ class Tracker:
         tracker._load(game.position())
         return tracker
 
+    @classmethod
+    def from_position(cls, position: Position, *, ignore_flags: bool = False) -> "Tracker":
+        """A tracker of ``position`` alone, without the layout: it analyses, it cannot play.
+
+        Examples
+        --------
+        >>> p = Position.from_text("mines: 2\\n????\\n121?\\n...?")
+        >>> sorted(Tracker.from_position(p).forced[1])
+        [(0, 0), (0, 2)]
+        """
+        if position.total_mines is None:
+            raise ValueError("a tracker needs the total mine count")
+        tracker = cls.__new__(cls)
+        tracker._game = None
+        tracker.rules = FirstClick.SAFE_CELL
+        tracker.ignore_flags = ignore_flags
+        height, width = position.shape
+        tracker._setup(height, width, position.total_mines)
+        tracker._truth = [False] * tracker._size
+        tracker._numbers = [0] * tracker._size
+        tracker._board = None
+        tracker._status = GameStatus.LOST if position.is_lost else GameStatus.PLAYING
+        tracker._load(position)
+        tracker._position = position
+        tracker._playable = False
+        return tracker
+
     # -- set-up ---------------------------------------------------------------------------------
     def _setup(self, height: int, width: int, mines: int) -> None:
         self.height, self.width, self.total_mines = height, width, mines
