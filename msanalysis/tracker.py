@@ -26,8 +26,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 import numpy as np
 
-from msanalysis.analysis import Analysis, analyze
-from msanalysis.board import Board, Cell
+from msanalysis.analysis import Analysis, analyze_constraints
+from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import ComponentCount, Count, Problem, count, count_component, join
 from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
@@ -139,7 +139,7 @@ class Tracker:
         --------
         >>> game = Game.started(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=2)
         >>> tracker = Tracker.from_game(game)
-        >>> tracker.analysis.forced_safe == analyze(game.position()).forced_safe
+        >>> tracker.forced[0] == analyze_constraints(game.position()).forced_safe
         True
         """
         tracker = cls.__new__(cls)
@@ -231,18 +231,39 @@ class Tracker:
         for r in range(self.height):
             base = (r + 1) * w2 + 1
             state[base:base + self.width] = [HIDDEN] * self.width
-        self._reset(state, fresh=True)
+        self._reset(state)
 
     def _load(self, position: Position) -> None:
         """Take ``position`` as the state, forgetting every deduction (they are made again)."""
-        state = [_BORDER] * self._size
+        states = position.states
+        height, width = states.shape
+        framed = np.full((height + 2, width + 2), _BORDER, dtype=np.int8)
+        framed[1:-1, 1:-1] = states
+        self._reset(framed.ravel().tolist())
+        flags = states == FLAG
+        unknown = (states == HIDDEN) | flags if self.ignore_flags else states == HIDDEN
+        known = (states == MINE) if self.ignore_flags else (states == MINE) | flags
+        revealed = states >= 0
+        self._unknown = int(np.count_nonzero(unknown))
+        self._known_mines = int(np.count_nonzero(known))
         w2 = self._w2
-        for r, row in enumerate(position.states.tolist()):
-            base = (r + 1) * w2 + 1
-            state[base:base + self.width] = row
-        self._reset(state)
+        # Both neighbour counts in one pass, four bits each.
+        around = neighbour_counts(unknown + (known.astype(np.int16) << 4), dtype=np.int16)
+        sea = unknown & (neighbour_counts(revealed) == 0)
+        rows, cols = np.nonzero(sea)
+        self._sea = set(((rows + 1) * w2 + cols + 1).tolist())
+        opened = around & 15
+        need = states - (around >> 4)
+        clues = revealed & ((opened > 0) | (need != 0))
+        rows, cols = np.nonzero(clues)
+        index = ((rows + 1) * w2 + cols + 1).tolist()
+        need_of, open_of = self._need, self._open
+        for i, n, k in zip(index, need[rows, cols].tolist(), opened[rows, cols].tolist()):
+            need_of[i] = n
+            open_of[i] = k
+            self._touch(i)
 
-    def _reset(self, state: list[int], fresh: bool = False) -> None:
+    def _reset(self, state: list[int]) -> None:
         self._state = state
         size = self._size
         self._fact = [0] * size  # per unknown cell: 1 a proven mine, -1 proven safe, 0 open
@@ -258,32 +279,13 @@ class Tracker:
         self._component_of: dict[int, _Component] = {}
         self._broken = False  # no layout fits: the analysis says why
         self._known_mines = 0  # flags (unless ignored), shown mines and proven mines
-        self._unknown = 0  # cells whose content is to be found, proven ones included
-        self._wrong_flags = 0
         self.version = getattr(self, "version", 0) + 1
-        self._sea: set[int] = set()
         self._position: Position | None = None
         self._analysis: Analysis | None = None
         self._settled = False  # every grade has been asked since the last change
-        if fresh:  # no clue yet: every cell is unknown and in the sea
-            self._unknown = self.height * self.width
-            self._sea = {i for i, s in enumerate(state) if s == HIDDEN}
-            return
-        offsets = self._offsets
-        ignore = self.ignore_flags
-        truth = self._truth
-        for i, s in enumerate(state):
-            if s == HIDDEN or (s == FLAG and ignore):
-                self._unknown += 1
-                if not any(state[i + o] >= 0 for o in offsets):
-                    self._sea.add(i)
-            elif s == FLAG or s == MINE:
-                self._known_mines += 1
-                if s == FLAG and not truth[i]:
-                    self._wrong_flags += 1
-        for i, s in enumerate(state):
-            if s >= 0:
-                self._add_clue(i)
+        # Before the first click every cell is unknown and in the sea.
+        self._unknown = self.height * self.width
+        self._sea = {i for i, s in enumerate(state) if s == HIDDEN}
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def _is_unknown(self, s: int) -> bool:
@@ -526,8 +528,6 @@ class Tracker:
             return
         self._state[i] = FLAG
         self._changed()
-        if not self._truth[i]:
-            self._wrong_flags += 1
         if self.ignore_flags:
             return
         # A flag is taken as a mine, like a proven one; on a cell proven safe it contradicts.
@@ -704,7 +704,7 @@ class Tracker:
 
     def _fallback(self) -> None:
         """No layout fits: let the analysis from scratch name the clues."""
-        analyze(self.position, ignore_flags=self.ignore_flags, forced_only=True)
+        analyze_constraints(self.position, ignore_flags=self.ignore_flags, forced_only=True)
         raise InconsistentPosition("no layout fits the position")  # pragma: no cover
 
     def _singles(self, found: list[int]) -> None:
@@ -1103,7 +1103,7 @@ class TrackedAnalysis(Analysis):
 
     @cached_property
     def _scratch(self) -> Analysis:
-        return analyze(self.position, ignore_flags=self.ignore_flags)
+        return analyze_constraints(self.position, ignore_flags=self.ignore_flags)
 
     @cached_property
     def constraints(self) -> Constraints:  # type: ignore[override]

@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from msanalysis.analysis import analyze
+from msanalysis.analysis import analyze_constraints as analyze
 from msanalysis.board import Board
 from msanalysis.errors import IllegalMove, InconsistentPosition
 from msanalysis.game import Game
