@@ -42,6 +42,7 @@ SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
 
 _BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
 _CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
+_COUNT_BOXES = 8  # larger components go to SAT when only forced cells are asked for
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +173,7 @@ class Tracker:
         tracker._setup(height, width, position.total_mines)
         tracker._truth = [False] * tracker._size
         tracker._numbers = [0] * tracker._size
+        tracker._knows_layout = False
         tracker._board = None
         tracker._status = GameStatus.LOST if position.is_lost else GameStatus.PLAYING
         tracker._load(position)
@@ -203,6 +205,7 @@ class Tracker:
         return self._board
 
     def _set_board(self, board: Board) -> None:
+        self._knows_layout = True
         self._board: Board | None = board
         w2 = self._w2
         truth = [False] * self._size
@@ -262,6 +265,11 @@ class Tracker:
             need_of[i] = n
             open_of[i] = k
             self._touch(i)
+        if self._knows_layout and not self.ignore_flags and flags.any():
+            truth, w2 = self._truth, self._w2
+            rows, cols = np.nonzero(flags)
+            self._truthful = all(truth[(r + 1) * w2 + c + 1] for r, c in zip(rows.tolist(),
+                                                                              cols.tolist()))
 
     def _reset(self, state: list[int]) -> None:
         self._state = state
@@ -278,6 +286,7 @@ class Tracker:
         self._components: list[_Component] = []
         self._component_of: dict[int, _Component] = {}
         self._broken = False  # no layout fits: the analysis says why
+        self._truthful = self._knows_layout  # the true layout fits the position
         self._known_mines = 0  # flags (unless ignored), shown mines and proven mines
         self.version = getattr(self, "version", 0) + 1
         self._position: Position | None = None
@@ -528,6 +537,8 @@ class Tracker:
             return
         self._state[i] = FLAG
         self._changed()
+        if not self._truth[i] and not self.ignore_flags:
+            self._truthful = False
         if self.ignore_flags:
             return
         # A flag is taken as a mine, like a proven one; on a cell proven safe it contradicts.
@@ -861,26 +872,38 @@ class Tracker:
         return component.count
 
     def _components_step(self, found: list[int]) -> None:
-        """Grade 3: the cells a component's clues decide together."""
+        """Grade 3: the cells a component's clues decide together.
+
+        A small component is counted (its count serves the probabilities later); a large one
+        is asked to SAT, one question per box, starting from the true layout when the tracker
+        knows it (a model for free), and counted only if a probability is asked for.
+        """
         self._regroup()
         for component in self._components:
             if component.checked:
                 continue
             problem = component.problem
-            try:
-                counted = self._count_of(component)
-            except InconsistentPosition:
-                self._broken = True
-                return
-            except AnalysisTooHard:
-                verdicts = _sat_verdicts(problem)
+            verdicts = None
+            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
+                verdicts = _sat_verdicts(problem, self._model(problem))
                 if verdicts is None:
                     self._broken = True
                     return
             else:
-                total = counted.total
-                verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
-                            for m, box in zip(counted.box_mines, problem.boxes)]
+                try:
+                    counted = self._count_of(component)
+                except InconsistentPosition:
+                    self._broken = True
+                    return
+                except AnalysisTooHard:
+                    verdicts = _sat_verdicts(problem, self._model(problem))
+                    if verdicts is None:
+                        self._broken = True
+                        return
+                else:
+                    total = counted.total
+                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
+                                for m, box in zip(counted.box_mines, problem.boxes)]
             component.checked = True
             for verdict, box in zip(verdicts, problem.boxes):
                 if verdict:
@@ -890,6 +913,13 @@ class Tracker:
                         found.append(j)
             if found:
                 return
+
+    def _model(self, problem: Problem) -> list[bool] | None:
+        """The true layout of ``problem``'s cells, box by box, when it fits the position."""
+        if not self._truthful:
+            return None
+        truth, w2 = self._truth, self._w2
+        return [truth[(r + 1) * w2 + c + 1] for box in problem.boxes for r, c in box]
 
     def _count_step(self, found: list[int]) -> None:
         """Grade 4: the cells the total mine count decides (when it can decide any)."""
@@ -1084,7 +1114,8 @@ class TrackedAnalysis(Analysis):
     Forced cells, layouts and probabilities come from the tracker; the constraints of the whole
     position and the counts per component (which the strategies' look ahead reads) are made
     only when asked for, counting again only the components the tracker has not seen before.
-    Asked after the tracker has moved on, it answers for its own position, from scratch.
+    Asked after the tracker has moved on, it answers for its own position, from the counts of
+    its whole components.
     """
 
     def __init__(self, tracker: Tracker, forced_safe: frozenset[Cell],
@@ -1102,10 +1133,6 @@ class TrackedAnalysis(Analysis):
         return self._tracker.version == self._version
 
     @cached_property
-    def _scratch(self) -> Analysis:
-        return analyze_constraints(self.position, ignore_flags=self.ignore_flags)
-
-    @cached_property
     def constraints(self) -> Constraints:  # type: ignore[override]
         return build(self.position, ignore_flags=self.ignore_flags)
 
@@ -1114,21 +1141,27 @@ class TrackedAnalysis(Analysis):
         return count(self.constraints, cache=self._tracker._cache)
 
     @cached_property
+    def _whole(self) -> bool:
+        """Answer from the counts of whole components: when a guess is to be made (the
+        strategies then read those counts anyway), or when the tracker has moved on."""
+        return not self._current() or (not self.forced_safe and not self.is_over)
+
+    @cached_property
     def solutions(self) -> int:  # type: ignore[override]
-        if not self._current():
-            return self._scratch.solutions
+        if self._whole:
+            return self.counts.solutions
         return self._tracker.solutions()
 
     @cached_property
     def _exact(self) -> dict[Cell, Fraction]:
-        if not self._current():
-            return self._scratch._exact
+        if self._whole:
+            return self.counts.probabilities()
         return self._tracker.probabilities()
 
     @cached_property
     def probabilities(self) -> np.ndarray:
-        if not self._current():
-            return self._scratch.probabilities
+        if self._whole:
+            return Analysis.probabilities.func(self)  # type: ignore[attr-defined]
         return self._tracker._probability_array()
 
     def exact_probability(self, cell: Cell) -> Fraction:
@@ -1156,19 +1189,39 @@ def _cell_table(height: int, width: int) -> list[Cell]:
     return [(i // w2 - 1, i % w2 - 1) for i in range((height + 2) * w2)]
 
 
-def _sat_verdicts(problem: Problem) -> list[int] | None:
-    """Per box of ``problem``: 1 mines, -1 safe, 0 either, by SAT; None when nothing fits."""
+def _sat_verdicts(problem: Problem, model: list[bool] | None = None) -> list[int] | None:
+    """Per box of ``problem``: 1 mines, -1 safe, 0 either, by SAT; None when nothing fits.
+
+    ``model``, a layout known to fit (cell by cell, box by box), answers half of the questions
+    without a call: each box is asked only whether it can be the other way.
+    """
     from pysat.solvers import Solver
 
     from msanalysis.sat import _decide, _exactly
 
-    variables: list[int] = []
     box_vars: list[list[int]] = []
+    top = 0
     for box in problem.boxes:
-        box_vars.append(list(range(len(variables) + 1, len(variables) + 1 + len(box))))
-        variables.extend(box_vars[-1])
+        box_vars.append(list(range(top + 1, top + 1 + len(box))))
+        top += len(box)
     with Solver(name="mc") as solver:
         for scope, need in zip(problem.scopes, problem.needs):
             _exactly(solver, [v for b in scope for v in box_vars[b]], need)
-        return _decide(solver, [vs[0] for vs in box_vars], None)
-
+        if model is None:
+            return _decide(solver, [vs[0] for vs in box_vars], None)
+        # A box's cells are interchangeable: one with a mine and one without leave it open.
+        first = [(model[vs[0] - 1], all(model[v - 1] == model[vs[0] - 1] for v in vs))
+                 for vs in box_vars]
+        result = [0] * len(box_vars)
+        still = [i for i, (_, same) in enumerate(first) if same]
+        while still:
+            i = still.pop()
+            var = box_vars[i][0]
+            value = first[i][0]
+            if solver.solve(assumptions=[-var if value else var]):
+                seen = solver.get_model()
+                still = [j for j in still if (seen[box_vars[j][0] - 1] > 0) == first[j][0]]
+            else:
+                result[i] = 1 if value else -1
+                solver.add_clause([var if value else -var])
+        return result
