@@ -154,6 +154,41 @@ class Tracker:
         return tracker
 
     @classmethod
+    def dealt(cls, height: int, width: int, mines: list[int]) -> "Tracker":
+        """A tracker of a fresh ``safe-opening`` game whose mines are on the cells numbered
+        ``mines`` (row-major, from 0): a layout made without building a
+        :class:`~msanalysis.board.Board` first (:attr:`board` makes one when asked).
+
+        Examples
+        --------
+        >>> Tracker.dealt(2, 3, [2]).board.to_text()
+        '..*\\n...'
+        """
+        tracker = cls.__new__(cls)
+        tracker._game = None
+        tracker.rules = FirstClick.SAFE_OPENING
+        tracker.ignore_flags = False
+        tracker._setup(height, width, len(mines))
+        w2 = tracker._w2
+        truth = [False] * tracker._size
+        numbers = [0] * tracker._size
+        offsets = tracker._offsets
+        for k in mines:
+            i = (k // width + 1) * w2 + k % width + 1
+            truth[i] = True
+            for o in offsets:
+                numbers[i + o] += 1
+        tracker._truth, tracker._numbers = truth, numbers
+        tracker._board = None
+        tracker._knows_layout = True
+        tracker._status = GameStatus.PLAYING
+        tracker._clicks = 0
+        tracker._exploded = None
+        tracker._safe_left = height * width - len(mines)
+        tracker._load_fresh()
+        return tracker
+
+    @classmethod
     def from_position(cls, position: Position, *, ignore_flags: bool = False) -> "Tracker":
         """A tracker of ``position`` alone, without the layout: it analyses, it cannot play.
 
@@ -339,6 +374,7 @@ class Tracker:
         self._sea.discard(i)
         state, need, opened = self._state, self._need, self._open
         queue, fresh = self._queue, self._fresh
+        # A clue left with no open cell and no mine to place has nothing to say alone.
         if value > 0:
             self._known_mines += 1
             for o in self._offsets:
@@ -346,20 +382,22 @@ class Tracker:
                 if state[j] >= 0:
                     opened[j] -= 1
                     need[j] -= 1
-                    queue.append(j)
                     fresh.add(j)
+                    if opened[j] or need[j]:
+                        queue.append(j)
         else:
             self._proven_safe.append(i)
             for o in self._offsets:
                 j = i + o
                 if state[j] >= 0:
                     opened[j] -= 1
-                    queue.append(j)
                     fresh.add(j)
+                    if opened[j] or need[j]:
+                        queue.append(j)
 
     def _revealed(self, i: int, number: int) -> None:
         """Cell ``i``, unknown until now, shows ``number``: follow it as a clue."""
-        state, fact, open_of = self._state, self._fact, self._open
+        state, fact, open_of, need_of = self._state, self._fact, self._open, self._need
         was = fact[i]
         if was > 0:  # only a wrong deduction could lead here: the game says otherwise
             raise AssertionError(f"cell {self._cell(i)} was proven a mine but shows {number}")
@@ -376,8 +414,9 @@ class Tracker:
             if s >= 0:
                 if was == 0:
                     open_of[j] -= 1
-                queue.append(j)
                 fresh.add(j)
+                if open_of[j] or need_of[j]:
+                    queue.append(j)
             elif s == HIDDEN or (s == FLAG and ignore):
                 f = fact[j]
                 if f == 0:
@@ -387,7 +426,7 @@ class Tracker:
                     need -= 1
             elif s == FLAG or s == MINE:
                 need -= 1
-        self._need[i] = need
+        need_of[i] = need
         open_of[i] = opened
         if opened or need:
             queue.append(i)

@@ -208,17 +208,20 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     top = MINE_COUNT if use_mine_count else COMPONENT
     draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
     for _ in range(attempts):
-        board = draw.board()
-        if method == "reject" and _swappable_pair(board.mask, first_click):
-            continue
+        cells = draw.draw()
         if method == "adjust":
-            board = _adjusted(board, first_click, draw, top if grade is None else grade)
+            board = _adjusted(draw.board(cells), first_click, draw,
+                              top if grade is None else grade)
             if board is None:
                 continue
-        tracker = Tracker(board, rules="safe-opening")
+            tracker = Tracker(board, rules="safe-opening")
+        elif draw.pairs.found(cells):
+            continue
+        else:
+            tracker = Tracker.dealt(height, width, cells)
         result = _solve(tracker, len(tracker.reveal(first_click)), top)
         if result.solvable and (grade is None or result.grade == grade):
-            return board
+            return tracker.board
     wanted = "" if grade is None else f" of grade {grade}"
     raise ValueError(f"no layout of {mines} mines on {width}x{height} that can be won without a "
                      f"guess{wanted} from {first_click} in {attempts} attempts; try fewer mines, "
@@ -226,7 +229,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
 
 
 class _SafeOpening:
-    """Seeded ``safe-opening`` layouts: mines anywhere outside the first click's 3x3 block."""
+    """Seeded ``safe-opening`` layouts: mines anywhere outside the first click's 3x3 block,
+    drawn as the row-major numbers of their cells."""
 
     def __init__(self, width: int, height: int, mines: int, first_click: Cell,
                  rng: random.Random) -> None:
@@ -239,11 +243,50 @@ class _SafeOpening:
         self.candidates = [r * width + c for r in range(height) for c in range(width)
                            if abs(r - row) > 1 or abs(c - col) > 1]
         self.rng = rng
+        self.pairs = _Pairs(height, width, first_click)
 
-    def board(self) -> Board:
+    def draw(self) -> list[int]:
+        return self.rng.sample(self.candidates, self.mines)
+
+    def board(self, cells: list[int] | None = None) -> Board:
         mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
-        mask[self.rng.sample(self.candidates, self.mines)] = True
+        mask[self.draw() if cells is None else cells] = True
         return Board(mask.reshape(self.shape))
+
+
+class _Pairs:
+    """Finds a mine and a safe cell that could swap places unseen (see :func:`_swappable_pair`),
+    with the grid as bits of one Python integer framed by two cells (off the board counts as a
+    mine): 24 offsets, a dozen shifts and ands each."""
+
+    def __init__(self, height: int, width: int, first_click: Cell) -> None:
+        stride = width + 4
+        self.position = [(k // width + 2) * stride + k % width + 2 for k in range(height * width)]
+        inside = sum(1 << p for p in self.position)
+        self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
+        row, col = first_click
+        block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
+                    for c in range(col - 1, col + 2) if 0 <= r < height and 0 <= c < width)
+        self.open_cells = inside & ~block
+        self.offsets = _pair_offsets(stride)
+
+    def found(self, mines: list[int]) -> bool:
+        position = self.position
+        mine_bits = 0
+        for k in mines:
+            mine_bits |= 1 << position[k]
+        covered = self.frame | mine_bits
+        safe_bits = self.open_cells & ~mine_bits
+        for shift, others in self.offsets:
+            # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
+            found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
+            for e in others:
+                if not found:
+                    break
+                found &= covered >> e if e > 0 else covered << -e
+            if found:
+                return True
+        return False
 
 
 def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
@@ -256,37 +299,9 @@ def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
     never opened by a cascade either (no 0 touches it), and the first click's block is left
     out; so a board with such a pair cannot be won by logic, whatever logic is allowed, and
     rejecting it at once changes no verdict.
-
-    Notes
-    -----
-    The grid as bits of one Python integer with a frame of two cells (off the board counts as
-    a mine): 24 offsets, a dozen shifts and ands each.
     """
     height, width = mines.shape
-    stride = width + 4
-    framed = np.ones((height + 4, stride), dtype=bool)
-    framed[2:-2, 2:-2] = mines
-    covered = _bits(framed)  # mines and the frame
-    safe = ~framed
-    row, col = first_click
-    safe[row + 1:row + 4, col + 1:col + 4] = False
-    safe_bits = _bits(safe)
-    framed[:2] = framed[-2:] = framed[:, :2] = framed[:, -2:] = False
-    mine_bits = _bits(framed)  # the mines alone
-    for shift, others in _pair_offsets(stride):
-        # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
-        found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
-        for e in others:
-            if not found:
-                break
-            found &= covered >> e if e > 0 else covered << -e
-        if found:
-            return True
-    return False
-
-
-def _bits(mask: np.ndarray) -> int:
-    return int.from_bytes(np.packbits(mask.ravel(), bitorder="little").tobytes(), "little")
+    return _Pairs(height, width, first_click).found(np.flatnonzero(mines.ravel()).tolist())
 
 
 _PAIR_OFFSETS: dict[int, list[tuple[int, list[int]]]] = {}
