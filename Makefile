@@ -20,6 +20,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest tests --doctest-modules msanalysis --doctest-glob=README.md README.md --nbmake $(wildcard notebooks/*.ipynb)
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	for f in $(filter-out benchmarks/seed003_backtrack.py,$(wildcard benchmarks/*.py)); do $(BIN)/python $$f || exit 1; done
 
 # Every notebook as HTML under build/notebooks/, to read them as a reader would (not committed).

@@ -491,7 +491,8 @@ def solvable(
     if not as_json and result.grade:
         where = ", ".join(f"{r},{c}" for r, c in result.hardest_cells[:6])
         more = " ..." if len(result.hardest_cells) > 6 else ""
-        typer.echo(f"grade {result.grade} ({result.grade_name}): first needed in round "
+        what = "grade" if result.solvable else "hardest reasoning before logic stopped: grade"
+        typer.echo(f"{what} {result.grade} ({result.grade_name}), first needed in round "
                    f"{result.hardest_step + 1}, for {where}{more}")
     if not result.solvable:
         raise typer.Exit(EXIT_NO_ANSWER)

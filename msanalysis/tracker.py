@@ -965,6 +965,14 @@ class Tracker:
         self._regroup()
         remaining = self.total_mines - self._known_mines
         sea = len(self._sea)
+        # Bounds that need no counting first: most of a game, they leave the count loose.
+        low = high = 0
+        for component in self._components:
+            a, b = _mine_bounds(component.problem)
+            low += a
+            high += b
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return
         try:
             parts = [self._count_of(c) for c in self._components]
         except InconsistentPosition:
@@ -1219,6 +1227,19 @@ class TrackedAnalysis(Analysis):
         if self.position.is_lost:
             return True
         return len(self.forced_mines) == self._unknown
+
+
+def _mine_bounds(problem: Problem) -> tuple[int, int]:
+    """Fewest and most mines the layouts of ``problem`` may hold, roughly: the needs of clues
+    with no box in common (greedy, largest first) at least; at most its cells, and at most the
+    sum of its clues' needs."""
+    taken: set[int] = set()
+    low = 0
+    for need, scope in sorted(zip(problem.needs, problem.scopes), reverse=True):
+        if taken.isdisjoint(scope):
+            low += need
+            taken.update(scope)
+    return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
 
 
 @lru_cache(maxsize=16)
