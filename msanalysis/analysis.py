@@ -278,7 +278,7 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
         from msanalysis.tracker import Tracker  # it builds on this module
 
         analysis = Tracker.from_position(position, ignore_flags=ignore_flags).analysis
-        analysis.solutions  # counting too hard raises here, as below
+        _ = analysis.solutions  # counting too hard raises here, as below
         return analysis
     return analyze_constraints(position, ignore_flags=ignore_flags, time_limit=time_limit,
                                forced_only=forced_only)

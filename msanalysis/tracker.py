@@ -24,12 +24,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
+
 import numpy as np
 
 from msanalysis.analysis import Analysis, analyze_constraints
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.constraints import Constraints, build
-from msanalysis.counting import ComponentCount, Count, Problem, count, count_component, join
+from msanalysis.counting import ComponentCount, Count, Joined, Problem, count, count_component, join
 from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -116,9 +117,19 @@ class Tracker:
     (:func:`msanalysis.counting.join`).
     """
 
+    _game: Game | None
+    _board: Board | None
+    _truth: list[bool]
+    _numbers: list[int]
+    _knows_layout: bool
+    _status: GameStatus
+    _clicks: int
+    _exploded: int | None
+    _safe_left: int
+
     def __init__(self, board: Board, first_click: Cell | None = None, *,
                  rules: str = "safe-cell", ignore_flags: bool = False) -> None:
-        self._game: Game | None = None
+        self._game = None
         self.rules = FirstClick.parse(rules)
         self.ignore_flags = ignore_flags
         self._setup(board.height, board.width, board.mine_count)
@@ -213,7 +224,6 @@ class Tracker:
         tracker._status = GameStatus.LOST if position.is_lost else GameStatus.PLAYING
         tracker._load(position)
         tracker._position = position
-        tracker._playable = False
         return tracker
 
     # -- set-up ---------------------------------------------------------------------------------
@@ -241,7 +251,7 @@ class Tracker:
 
     def _set_board(self, board: Board) -> None:
         self._knows_layout = True
-        self._board: Board | None = board
+        self._board = board
         w2 = self._w2
         truth = [False] * self._size
         numbers = [0] * self._size
@@ -674,7 +684,8 @@ class Tracker:
             When no layout fits the position (a wrong flag, say), naming the clues.
         """
         self.settle()
-        safe, mines = [], []
+        safe: list[Cell] = []
+        mines: list[Cell] = []
         state, fact = self._state, self._fact
         for i, f in enumerate(fact):
             if f and (state[i] == HIDDEN or (state[i] == FLAG and self.ignore_flags)):
@@ -1052,7 +1063,8 @@ class Tracker:
         chosen = self._open_cells(rng.choice(clues))
         keep = {self._index(cell) for cell in protected} | chosen
         offsets = self._offsets
-        near, far = [], []
+        near: list[int] = []
+        far: list[int] = []
         sea = self._sea
         for i, s in enumerate(state):
             if (s == HIDDEN or (s == FLAG and ignore)) and fact[i] == 0 and i not in keep:
@@ -1088,14 +1100,10 @@ class Tracker:
         return True
 
     # -- counts ---------------------------------------------------------------------------------
-    def _joined(self):
+    def _joined(self) -> tuple[list[ComponentCount], Joined]:
         self.settle()
         parts = [self._count_of(c) for c in self._components]
-        remaining = self.total_mines - self._known_mines
-        position = self.position
-        if position.total_mines is None:
-            remaining = None
-        return parts, join(parts, len(self._sea), remaining)
+        return parts, join(parts, len(self._sea), self.total_mines - self._known_mines)
 
     def solutions(self) -> int:
         """Layouts consistent with the position (an exact integer)."""
@@ -1110,7 +1118,7 @@ class Tracker:
         >>> tracker.probabilities()[(3, 3)]
         Fraction(1, 1)
         """
-        parts, joined = self._joined()
+        joined = self._joined()[1]
         solutions = joined.solutions
         result: dict[Cell, Fraction] = {}
         for k, component in enumerate(self._components):
@@ -1127,7 +1135,7 @@ class Tracker:
         return result
 
     def _probability_array(self) -> np.ndarray:
-        parts, joined = self._joined()
+        joined = self._joined()[1]
         solutions = joined.solutions
         values = [np.nan] * self._size
         state, fact = self._state, self._fact

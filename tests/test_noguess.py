@@ -1,13 +1,13 @@
 """Winning without a guess, checked against logic by brute-force enumeration."""
 
 import pytest
+from reference import enumerate_layouts
 from typer.testing import CliRunner
 
 from msanalysis.board import Board
 from msanalysis.cli import app
 from msanalysis.game import Game
 from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
-from reference import enumerate_layouts
 
 
 def solvable_by_enumeration(board: Board, click) -> bool:
@@ -64,8 +64,8 @@ def test_solvable_command(tmp_path):
 
 
 def test_grade_is_the_weakest_reasoning_that_wins():
-    from msanalysis.tracker import Tracker
     from msanalysis.play.noguess import _solve
+    from msanalysis.tracker import Tracker
 
     grades = set()
     for seed in range(40):

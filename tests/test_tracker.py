@@ -4,6 +4,7 @@ import random
 
 import numpy as np
 import pytest
+from reference import enumerate_layouts
 
 from msanalysis.analysis import analyze_constraints as analyze
 from msanalysis.board import Board
@@ -12,7 +13,6 @@ from msanalysis.game import Game
 from msanalysis.position import HIDDEN
 from msanalysis.rules import generate
 from msanalysis.tracker import COMPONENT, MINE_COUNT, PAIR, SINGLE, Tracker
-from reference import enumerate_layouts
 
 
 def same_as_analyze(tracker: Tracker) -> None:
@@ -99,7 +99,7 @@ def test_unflag_and_wrong_flags():
         expected = analyze(tracker.position).forced_safe
     except InconsistentPosition:
         with pytest.raises(InconsistentPosition):
-            tracker.forced
+            _ = tracker.forced
     else:
         assert tracker.forced[0] == expected
     tracker.unflag(wrong)

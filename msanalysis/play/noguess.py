@@ -125,7 +125,8 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
 def _solve(tracker: Tracker, revealed: int, max_grade: int) -> NoGuessResult:
     """Reveal what logic proves safe, round after round, until the game ends or logic stops."""
     rounds = grade = 0
-    hardest_step, hardest_cells = None, ()
+    hardest_step: int | None = None
+    hardest_cells: tuple[Cell, ...] = ()
     while tracker.status == "playing":
         found, cells = tracker._advance(max_grade)
         if not found:
@@ -349,9 +350,10 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -
             if not tracker.perturb(rng, protected):
                 # No clue has open cells: the cells left are walled in by proven mines. One of
                 # those mines changes places with a safe cell inside, and play starts again.
-                board = _open_enclosure(tracker, rng, protected)
-                if board is None:
+                opened = _open_enclosure(tracker, rng, protected)
+                if opened is None:
                     return None
+                board = opened
                 break
         else:
             if moves == 0:
