@@ -126,6 +126,7 @@ class Tracker:
     _clicks: int
     _exploded: int | None
     _safe_left: int
+    _reveal_now = False
 
     def __init__(self, board: Board, first_click: Cell | None = None, *,
                  rules: str = "safe-cell", ignore_flags: bool = False) -> None:
@@ -378,7 +379,15 @@ class Tracker:
             self._fresh = set()
 
     def _decide(self, i: int, value: int, grade: int) -> None:
-        """Record that open cell ``i`` is a mine (``value`` 1) or safe (-1)."""
+        """Record that open cell ``i`` is a mine (``value`` 1) or safe (-1); a safe cell is
+        revealed at once when the tracker is asked to (see :meth:`step`)."""
+        if self._fact[i] or not (self._state[i] == HIDDEN
+                                 or (self._state[i] == FLAG and self.ignore_flags)):
+            return  # decided or revealed since the reasoning looked at it
+        if value < 0 and self._reveal_now:
+            self._clicks += 1
+            self._cascade([i], as_cells=False)
+            return
         self._fact[i] = value
         self._grade[i] = grade
         self._sea.discard(i)
@@ -584,19 +593,20 @@ class Tracker:
                 raise IllegalMove(f"all {self.total_mines} flags are already placed")
         if self._state[i] != HIDDEN:
             return
-        self._state[i] = FLAG
         self._changed()
-        if not self._truth[i] and not self.ignore_flags:
-            self._truthful = False
         if self.ignore_flags:
+            self._state[i] = FLAG
             return
+        if not self._truth[i]:
+            self._truthful = False
         # A flag is taken as a mine, like a proven one; on a cell proven safe it contradicts.
         fact = self._fact[i]
-        self._unknown -= 1
         if fact < 0:
             self._broken = True
         elif fact == 0:
             self._decide(i, 1, 0)
+        self._state[i] = FLAG
+        self._unknown -= 1
         self._fact[i] = 0
 
     def unflag(self, cell: Cell) -> None:
@@ -716,7 +726,7 @@ class Tracker:
             pass
         self._settled = True
 
-    def step(self, max_grade: int = MINE_COUNT) -> Step | None:
+    def step(self, max_grade: int = MINE_COUNT, *, reveal: bool = False) -> Step | None:
         """The next deductions, by the cheapest reasoning that finds any; None when none does.
 
         Grade 1 looks at every changed clue alone (repeatedly, until nothing more follows),
@@ -728,6 +738,10 @@ class Tracker:
         ----------
         max_grade : int
             The hardest reasoning allowed; 3 leaves the mine count out.
+        reveal : bool
+            Reveal each cell as soon as it is proven safe (cascades included) and go on with
+            what it shows, by single clues, within the same step: how a player who never
+            guesses plays. Only for a tracker that plays its own board.
 
         Returns
         -------
@@ -738,16 +752,25 @@ class Tracker:
         InconsistentPosition
             When no layout fits the position.
         """
-        grade, found = self._advance(max_grade)
+        grade, found = self._advance(max_grade, reveal)
         if not grade:
             return None
-        cells = sorted(found)
+        cells = sorted(set(found))
         fact, names = self._fact, self._cells
-        return Step(grade, tuple(names[i] for i in cells if fact[i] < 0),
+        return Step(grade, tuple(names[i] for i in cells if fact[i] <= 0),
                     tuple(names[i] for i in cells if fact[i] > 0))
 
-    def _advance(self, max_grade: int) -> tuple[int, list[int]]:
+    def _advance(self, max_grade: int, reveal: bool = False) -> tuple[int, list[int]]:
         """:meth:`step` without the :class:`Step`: the grade (0 for none) and the cells."""
+        if reveal and self._game is not None:
+            raise ValueError("a tracker that follows a game reveals through the game")
+        self._reveal_now = reveal and self.status == GameStatus.PLAYING
+        try:
+            return self._reason(max_grade)
+        finally:
+            self._reveal_now = False
+
+    def _reason(self, max_grade: int) -> tuple[int, list[int]]:
         if self._broken:
             self._fallback()
         found: list[int] = []

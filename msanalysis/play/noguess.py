@@ -118,26 +118,31 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     as soon as no reasoning allowed proves anything.
     """
     tracker = Tracker(board, rules=rules)
-    revealed = len(tracker.reveal(first_click))
-    return _solve(tracker, revealed, MINE_COUNT if use_mine_count else COMPONENT)
+    tracker.reveal(first_click)
+    return _solve(tracker, MINE_COUNT if use_mine_count else COMPONENT)
 
 
-def _solve(tracker: Tracker, revealed: int, max_grade: int) -> NoGuessResult:
-    """Reveal what logic proves safe, round after round, until the game ends or logic stops."""
+def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
+    """Reveal what logic proves safe, round after round, until the game ends or logic stops.
+
+    A round is one :meth:`Tracker.step` with ``reveal=True``: the cheapest reasoning that proves
+    anything, the cells it proves safe revealed at once and single clues followed from them.
+    """
     rounds = grade = 0
     hardest_step: int | None = None
     hardest_cells: tuple[Cell, ...] = ()
     while tracker.status == "playing":
-        found, cells = tracker._advance(max_grade)
+        found, cells = tracker._advance(max_grade, reveal=True)
         if not found:
             rounds += 1
             break
         if found > grade:
             grade, hardest_step = found, rounds
-            hardest_cells = tuple(sorted(map(tracker._cell, cells)))
+            hardest_cells = tuple(sorted(set(map(tracker._cell, cells))))
         rounds += 1
-        revealed += tracker.reveal_safe()
-    return NoGuessResult(tracker.status == "won", tracker.position, rounds, revealed, grade,
+    position = tracker.position
+    revealed = int(np.count_nonzero(position.states >= 0))
+    return NoGuessResult(tracker.status == "won", position, rounds, revealed, grade,
                          hardest_step, hardest_cells)
 
 
@@ -220,7 +225,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             continue
         else:
             tracker = Tracker.dealt(height, width, cells)
-        result = _solve(tracker, len(tracker.reveal(first_click)), top)
+        tracker.reveal(first_click)
+        result = _solve(tracker, top)
         if result.solvable and (grade is None or result.grade == grade):
             return tracker.board
     wanted = "" if grade is None else f" of grade {grade}"
@@ -343,8 +349,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -
         tracker.reveal(first_click)
         moves = 0
         while tracker.status == "playing":
-            if tracker._advance(grade)[0]:
-                tracker.reveal_safe()
+            if tracker._advance(grade, reveal=True)[0]:
                 continue
             moves += 1
             if not tracker.perturb(rng, protected):
