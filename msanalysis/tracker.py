@@ -326,6 +326,7 @@ class Tracker:
         self._open = [0] * size  # per clue: its open cells
         self._queue: list[int] = []  # clues to look at alone
         self._proven_safe: list[int] = []  # for reveal_safe
+        self._proven: set[int] = set()  # unknown cells proven safe or mines
         self._fresh: set[int] = set()  # clues changed since pairs or components last looked
         self._dirty_pairs: set[int] = set()  # clues whose pairs to look at
         self._dirty: set[int] = set()  # clues whose component changed
@@ -389,6 +390,7 @@ class Tracker:
             self._cascade([i], as_cells=False)
             return
         self._fact[i] = value
+        self._proven.add(i)
         self._grade[i] = grade
         self._sea.discard(i)
         state, need, opened = self._state, self._need, self._open
@@ -421,7 +423,9 @@ class Tracker:
         if was > 0:  # only a wrong deduction could lead here: the game says otherwise
             raise AssertionError(f"cell {self._cell(i)} was proven a mine but shows {number}")
         state[i] = number
-        fact[i] = 0
+        if was:
+            fact[i] = 0
+            self._proven.discard(i)
         self._unknown -= 1
         sea, queue, fresh = self._sea, self._queue, self._fresh
         sea.discard(i)
@@ -608,6 +612,7 @@ class Tracker:
         self._state[i] = FLAG
         self._unknown -= 1
         self._fact[i] = 0
+        self._proven.discard(i)
 
     def unflag(self, cell: Cell) -> None:
         """Take the flag off ``cell``; what was deduced with it is deduced again."""
@@ -694,13 +699,9 @@ class Tracker:
             When no layout fits the position (a wrong flag, say), naming the clues.
         """
         self.settle()
-        safe: list[Cell] = []
-        mines: list[Cell] = []
-        state, fact = self._state, self._fact
-        for i, f in enumerate(fact):
-            if f and (state[i] == HIDDEN or (state[i] == FLAG and self.ignore_flags)):
-                (mines if f > 0 else safe).append(self._cell(i))
-        return frozenset(safe), frozenset(mines)
+        fact, names = self._fact, self._cells
+        return (frozenset(names[i] for i in self._proven if fact[i] < 0),
+                frozenset(names[i] for i in self._proven if fact[i] > 0))
 
     @property
     def analysis(self) -> Analysis:
@@ -1160,27 +1161,26 @@ class Tracker:
     def _probability_array(self) -> np.ndarray:
         joined = self._joined()[1]
         solutions = joined.solutions
-        values = [np.nan] * self._size
-        state, fact = self._state, self._fact
-        ignore = self.ignore_flags
-        for i, s in enumerate(state):
-            if s == MINE or (s == FLAG and not ignore):
-                values[i] = 1.0
-            elif fact[i]:
-                values[i] = 1.0 if fact[i] > 0 else 0.0
+        states = self.position.states
+        known = (states == MINE) if self.ignore_flags else (states == MINE) | (states == FLAG)
+        result = np.where(known, 1.0, np.nan)
+        # Flat indices of the framed grid and their values, set in one go.
+        fact = self._fact
+        where = list(self._proven)
+        values = [1.0 if fact[i] > 0 else 0.0 for i in where]
         w2 = self._w2
         for k, component in enumerate(self._components):
             for mines, box in zip(joined.box_mines(k), component.problem.boxes):
-                value = mines / (len(box) * solutions)
-                for row, col in box:
-                    values[(row + 1) * w2 + col + 1] = value
+                where.extend((row + 1) * w2 + col + 1 for row, col in box)
+                values.extend([mines / (len(box) * solutions)] * len(box))
         if self._sea:
-            value = joined.sea_mines / (len(self._sea) * solutions)
-            for i in self._sea:
-                values[i] = value
-        array = np.array(values).reshape(self.height + 2, w2)[1:-1, 1:-1].copy()
-        array.setflags(write=False)
-        return array
+            where.extend(self._sea)
+            values.extend([joined.sea_mines / (len(self._sea) * solutions)] * len(self._sea))
+        if where:
+            index = np.array(where)
+            result[index // w2 - 1, index % w2 - 1] = values
+        result.setflags(write=False)
+        return result
 
     def __repr__(self) -> str:
         return f"<Tracker {self.width}x{self.height} {self.status}>"
