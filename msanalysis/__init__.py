@@ -30,6 +30,7 @@ _EXPORTS = {
     "make_strategy": "play.strategies",
     "PlaySpec": "play.bench",
     "analyze": "analysis",
+    "Tracker": "tracker",
     "Analysis": "analysis",
     "explain": "sat",
     "Explanation": "sat",
@@ -58,6 +59,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.position import Position
     from msanalysis.reconstruction import NumberGrid, Reconstruction, reconstruct
     from msanalysis.rules import DIFFICULTIES, FirstClick
+    from msanalysis.tracker import Tracker
     from msanalysis.sat import Explanation, explain
 
 
