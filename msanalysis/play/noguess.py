@@ -427,17 +427,19 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, got {jobs}")
     make = partial(_one_board, width, height, mines, rules, first_click, method, grade)
-    make(seed)  # bad arguments fail here, in this process, with their message
-    seeds = range(seed, seed + count)
+    if count == 0:
+        return
+    yield 0, make(seed)  # bad arguments fail here, in this process, with their message
+    seeds = range(seed + 1, seed + count)
     if jobs == 1:
-        for i, s in enumerate(seeds):
+        for i, s in enumerate(seeds, start=1):
             yield i, make(s)
         return
     import multiprocessing
 
     with multiprocessing.Pool(jobs) as pool:
         for i, board in pool.imap_unordered(_numbered, [(i, make, s) for i, s in
-                                                        enumerate(seeds)]):
+                                                        enumerate(seeds, start=1)]):
             yield i, board
 
 
