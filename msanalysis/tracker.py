@@ -127,6 +127,7 @@ class Tracker:
     _exploded: int | None
     _safe_left: int
     _reveal_now = False
+    _counts_wanted = False  # every component will be counted: no SAT first
 
     def __init__(self, board: Board, first_click: Cell | None = None, *,
                  rules: str = "safe-cell", ignore_flags: bool = False) -> None:
@@ -223,6 +224,7 @@ class Tracker:
         tracker._knows_layout = False
         tracker._board = None
         tracker._status = GameStatus.LOST if position.is_lost else GameStatus.PLAYING
+        tracker._counts_wanted = True  # made for one full analysis: counts are wanted anyway
         tracker._load(position)
         tracker._position = position
         return tracker
@@ -288,7 +290,7 @@ class Tracker:
         height, width = states.shape
         framed = np.full((height + 2, width + 2), _BORDER, dtype=np.int8)
         framed[1:-1, 1:-1] = states
-        self._reset(framed.ravel().tolist())
+        self._reset(framed.ravel().tolist(), sea=False)
         flags = states == FLAG
         unknown = (states == HIDDEN) | flags if self.ignore_flags else states == HIDDEN
         known = (states == MINE) if self.ignore_flags else (states == MINE) | flags
@@ -317,7 +319,7 @@ class Tracker:
             self._truthful = all(truth[(r + 1) * w2 + c + 1] for r, c in zip(rows.tolist(),
                                                                               cols.tolist()))
 
-    def _reset(self, state: list[int]) -> None:
+    def _reset(self, state: list[int], sea: bool = True) -> None:
         self._state = state
         size = self._size
         self._fact = [0] * size  # per unknown cell: 1 a proven mine, -1 proven safe, 0 open
@@ -341,7 +343,7 @@ class Tracker:
         self._settled = False  # every grade has been asked since the last change
         # Before the first click every cell is unknown and in the sea.
         self._unknown = self.height * self.width
-        self._sea = {i for i, s in enumerate(state) if s == HIDDEN}
+        self._sea = {i for i, s in enumerate(state) if s == HIDDEN} if sea else set()
 
     # -- bookkeeping ----------------------------------------------------------------------------
     def _is_unknown(self, s: int) -> bool:
@@ -958,7 +960,8 @@ class Tracker:
                 continue
             problem = component.problem
             verdicts = None
-            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
+            if (component.count is None and len(problem.boxes) > _COUNT_BOXES
+                    and not self._counts_wanted):
                 verdicts = _sat_verdicts(problem, self._model(problem))
                 if verdicts is None:
                     self._broken = True
