@@ -35,6 +35,7 @@ _EXPORTS = {
     "analyze_replay": "play.judge",
     "ReplayAnalysis": "play.judge",
     "analyze": "analysis",
+    "Tracker": "tracker",
     "Analysis": "analysis",
     "explain": "sat",
     "Explanation": "sat",
@@ -71,6 +72,7 @@ __all__ = [
     "Reconstruction",
     "Replay",
     "ReplayAnalysis",
+    "Tracker",
     "analyze",
     "analyze_replay",
     "autoplay",
@@ -106,6 +108,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.replay import Replay, load_replay, save_replay
     from msanalysis.rules import DIFFICULTIES, FirstClick
     from msanalysis.sat import Explanation, explain
+    from msanalysis.tracker import Tracker
 
 
 def __getattr__(name: str) -> Any:

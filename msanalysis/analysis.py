@@ -27,7 +27,7 @@ from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, find_forced, inconsistency
 
-__all__ = ["Analysis", "analyze"]
+__all__ = ["Analysis", "analyze", "analyze_constraints"]
 
 
 class Analysis:
@@ -310,6 +310,10 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
 
     Notes
     -----
+    A full analysis of a position with a known mine count is made by a
+    :class:`~msanalysis.tracker.Tracker` of the position (cheap deductions first, then each
+    component counted exactly with its proven cells left out, then the mine count); the
+    constraints of the whole position and the counts per component are made when asked for.
     With ``forced_only``, forced cells come from SAT: one incremental solver per component, one
     question per box (see :func:`msanalysis.sat.forced_cells`). Otherwise they are read off the
     exact counts (a box with no mine, or all mines, in every layout), which are needed anyway:
@@ -327,6 +331,30 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     >>> a = analyze(Position.from_text("mines: 1\\n??\\n11"))
     >>> a.solutions, a.requires_guess, a.best_guess, a.probability((0, 0))
     (2, True, (0, 0), 0.5)
+    """
+    if not forced_only and time_limit is None and position.total_mines is not None:
+        from msanalysis.tracker import Tracker  # it builds on this module
+
+        analysis = Tracker.from_position(position, ignore_flags=ignore_flags).analysis
+        _ = analysis.solutions  # counting too hard raises here, as below
+        return analysis
+    return analyze_constraints(position, ignore_flags=ignore_flags, time_limit=time_limit,
+                               forced_only=forced_only)
+
+
+def analyze_constraints(position: Position, *, ignore_flags: bool = False,
+                        time_limit: float | None = None, forced_only: bool = False) -> Analysis:
+    """:func:`analyze` by the constraints of the whole position: SAT for the forced cells, or
+    every component counted whole.
+
+    What :func:`analyze` does with ``forced_only``, a time limit or an unknown mine count; for
+    the rest it is the independent way the tracker is checked against.
+
+    Examples
+    --------
+    >>> a = analyze_constraints(Position.from_text("mines: 2\\n????\\n121?\\n...?"))
+    >>> a.solutions, sorted(a.forced_mines)
+    (1, [(0, 0), (0, 2)])
     """
     start = time.perf_counter()
     constraints = build(position, ignore_flags=ignore_flags)
