@@ -27,7 +27,6 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.analysis import Analysis, analyze_constraints
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import ComponentCount, Count, Joined, Problem, count, count_component, join
@@ -35,6 +34,7 @@ from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, windows_xp_move
+from msanalysis.whole import Analysis, analyze_constraints
 
 __all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker"]
 
@@ -1207,6 +1207,7 @@ class TrackedAnalysis(Analysis):
         self.ignore_flags = tracker.ignore_flags
         self.forced_safe = forced_safe
         self.forced_mines = forced_mines
+        self.all_forced = True
         self._time_limit = None
 
     def _current(self) -> bool:
