@@ -1048,7 +1048,7 @@ class Tracker:
             self._broken = True
             return
         solutions = joined.solutions
-        for k, (component, part) in enumerate(zip(self._components, parts)):
+        for k, component in enumerate(self._components):
             for mines, box in zip(joined.box_mines(k), component.problem.boxes):
                 verdict = -1 if mines == 0 else 1 if mines == len(box) * solutions else 0
                 if verdict:
