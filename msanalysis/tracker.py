@@ -906,37 +906,56 @@ class Tracker:
                 continue
             group = [seed]
             seen.add(seed)
-            members: dict[int, list[int]] = {}  # open cell -> its clues in the group
+            opens: dict[int, frozenset[int]] = {}  # clue -> its open cells
+            members: set[int] = set()  # open cells of the group
             k = 0
             while k < len(group):
                 a = group[k]
                 k += 1
-                for j in self._open_cells(a):
-                    clues = members.get(j)
-                    if clues is None:
-                        clues = members[j] = []
-                        for o in offsets:
-                            b = j + o
-                            if state[b] >= 0 and b not in seen:
-                                seen.add(b)
-                                old = component_of.pop(b, None)
-                                if old is not None:  # it joins this group
-                                    for c in old.clues:
-                                        component_of.pop(c, None)
-                                    old.clues = []
-                                group.append(b)
-                    clues.append(a)
+                cells = opens[a] = self._open_cells(a)
+                for j in cells:
+                    if j in members:
+                        continue
+                    members.add(j)
+                    for o in offsets:
+                        b = j + o
+                        if state[b] >= 0 and b not in seen:
+                            seen.add(b)
+                            old = component_of.pop(b, None)
+                            if old is not None:  # it joins this group
+                                for c in old.clues:
+                                    component_of.pop(c, None)
+                                old.clues = []
+                            group.append(b)
             self._components = [c for c in self._components if c.clues]
             group.sort()
-            cell = self._cell
-            problem = Problem.from_clues(
-                (cell(a), self._need[a], [cell(j) for j in sorted(self._open_cells(a))])
-                for a in group)
+            problem = self._problem(group, opens)
             component = _Component(group, problem)
             component.count = self._cache.get(problem)
             self._components.append(component)
             for a in group:
                 component_of[a] = component
+
+    def _problem(self, group: list[int], opens: dict[int, frozenset[int]]) -> Problem:
+        """The problem of the clues ``group`` (ascending) over their open cells: cells with
+        the same clues form a box, boxes in the order of their first cell."""
+        clues_of: dict[int, list[int]] = {}
+        for c, a in enumerate(group):
+            for j in opens[a]:
+                clues_of.setdefault(j, []).append(c)
+        by_clues: dict[tuple[int, ...], list[int]] = {}
+        for j in sorted(clues_of):
+            by_clues.setdefault(tuple(clues_of[j]), []).append(j)
+        names = self._cells
+        boxes = []
+        scopes: list[list[int]] = [[] for _ in group]
+        for v, (clues, cells) in enumerate(by_clues.items()):
+            boxes.append(tuple(names[j] for j in cells))
+            for c in clues:
+                scopes[c].append(v)
+        need = self._need
+        return Problem(tuple(boxes), tuple(map(tuple, scopes)), tuple(need[a] for a in group),
+                       tuple(names[a] for a in group))
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
