@@ -326,9 +326,11 @@ def generate(
 
 
 @contextmanager
-def _progress(description: str, total: int) -> Iterator[Callable[[], None]]:
-    """A progress bar on a terminal (nothing elsewhere): yields the function that advances it."""
-    if not stdout_is_terminal():
+def _progress(description: str, total: int, *,
+              show: bool = True) -> Iterator[Callable[[], None]]:
+    """A progress bar on a terminal (nothing elsewhere, or when not ``show``): yields the
+    function that advances it."""
+    if not (show and stdout_is_terminal()):
         yield lambda: None
         return
     from rich.progress import (
@@ -619,24 +621,9 @@ def play(
         spec.check()
         if save_replays is not None:
             save_replays.mkdir(parents=True, exist_ok=True)
-        if stdout_is_terminal() and not as_json:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn())
-            with Progress(*columns, transient=True) as progress:
-                task = progress.add_task(f"{spec.name} {spec.strategy}", total=games)
-                summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask,
-                                replays=save_replays,
-                                on_result=lambda _: progress.advance(task))
-        else:
-            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays)
+        with _progress(f"{spec.name} {spec.strategy}", games, show=not as_json) as advance:
+            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays,
+                            on_result=lambda _: advance())
     if summary.interrupted:
         typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
     if as_json:

@@ -158,28 +158,46 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     if uses_analysis and analyze is None:
         return _follow(game, strategy, on_move)
     obvious = getattr(strategy, "obvious", None)
-    guesses = moves = turns = 0
-    while game.status == "playing":
+
+    def choose() -> tuple[Position, list[Move]]:
         position = game.position()
         chosen = obvious(position) if obvious is not None else []
         if not chosen:
             analysis = analyze(position) if uses_analysis and analyze is not None else None
             chosen = strategy.choose(position, analysis)
+        return position, chosen
+
+    return _play(game, strategy, choose, game, on_move)
+
+
+class _Board(Protocol):
+    """What moves are applied to: the game itself, or a tracker that follows it."""
+
+    def is_revealed(self, cell: Cell) -> bool: ...
+    def is_flagged(self, cell: Cell) -> bool: ...
+    def reveal(self, cell: Cell) -> Any: ...
+    def flag(self, cell: Cell) -> Any: ...
+
+
+def _play(game: Game, strategy: Strategy, choose: Callable[[], tuple[Position, list[Move]]],
+          board: _Board, on_move: Callable[[Move], None] | None) -> Played:
+    """Ask ``choose`` for moves and apply them to ``board`` until ``game`` is over."""
+    guesses = moves = turns = 0
+    while game.status == "playing":
+        position, chosen = choose()
         turns += 1
         if not chosen:
             raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
                                f"played:\n{position.to_text()}")
         changed = False
         for move in chosen:
+            if board.is_revealed(move.cell) or board.is_flagged(move.cell):
+                continue  # an earlier move's cascade already opened it
             if move.kind == REVEAL:
-                if game.is_revealed(move.cell) or game.is_flagged(move.cell):
-                    continue  # an earlier move's cascade already opened it
-                game.reveal(move.cell)
+                board.reveal(move.cell)
                 guesses += move.guess
             else:
-                if game.is_flagged(move.cell) or game.is_revealed(move.cell):
-                    continue
-                game.flag(move.cell)
+                board.flag(move.cell)
             changed = True
             moves += 1
             if on_move is not None:
@@ -205,31 +223,9 @@ def _follow(game: Game, strategy: Strategy,
     from msanalysis.tracker import Tracker  # it loads the solvers: only when needed
 
     tracker = Tracker.from_game(game)
-    guesses = moves = turns = 0
-    while game.status == "playing":
+
+    def choose() -> tuple[Position, list[Move]]:
         analysis = tracker.analysis
-        position = analysis.position
-        chosen = strategy.choose(position, analysis)
-        turns += 1
-        if not chosen:
-            raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
-                               f"played:\n{position.to_text()}")
-        changed = False
-        for move in chosen:
-            if tracker.is_revealed(move.cell) or tracker.is_flagged(move.cell):
-                continue  # an earlier move's cascade already opened it
-            if move.kind == REVEAL:
-                tracker.reveal(move.cell)
-                guesses += move.guess
-            else:
-                tracker.flag(move.cell)
-            changed = True
-            moves += 1
-            if on_move is not None:
-                on_move(move)
-            if game.status != "playing":
-                break
-        if not changed:
-            raise RuntimeError(f"strategy {strategy.name!r} chose only moves that change "
-                               f"nothing: {chosen}")
-    return Played(game.status, guesses, moves, turns)
+        return analysis.position, strategy.choose(analysis.position, analysis)
+
+    return _play(game, strategy, choose, tracker, on_move)
