@@ -47,6 +47,7 @@ _EXPORTS = {
     "InconsistentPosition": "errors",
     "IllegalMove": "errors",
     "InvalidInput": "errors",
+    "NoLayout": "errors",
     "AnalysisTooHard": "errors",
     "Explorer": "explorer",
 }
@@ -65,6 +66,7 @@ __all__ = [
     "InvalidInput",
     "Move",
     "MsanalysisError",
+    "NoLayout",
     "NumberGrid",
     "ParseError",
     "PlaySpec",

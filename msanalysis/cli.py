@@ -500,24 +500,20 @@ def reconstruct_command(
             grid = NumberGrid.load(file, rule=rule.value)
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
+    no_layout = result.no_layout
+    if no_layout is not None:  # reported as analyze reports an inconsistent position
+        fail(str(no_layout), EXIT_NO_ANSWER)
     layout = result.first
     if as_json:
         print_json({"rule": result.rule, "width": result.width, "height": result.height,
                     "solutions": decimal(result.count), "exhaustive": result.exhaustive,
                     "unique": result.unique,
-                    "layout": layout.to_text().splitlines() if layout is not None else None,
-                    "conflict": [list(cell) for cell in result.conflict]
-                    if result.conflict is not None else None})
+                    "layout": layout.to_text().splitlines() if layout is not None else None})
     else:
         typer.echo(f"{result.rule} {result.width}x{result.height}: {text.layouts_summary(result)}")
         if layout is not None:
             typer.echo(draw_grid(layout.to_text().splitlines()))
             typer.echo(text.quantity(layout.mine_count, "mine"))
-        if result.conflict is not None:
-            typer.echo("these clues cannot all hold: "
-                       + ", ".join(f"{row},{col}" for row, col in result.conflict))
-    if layout is None:
-        raise typer.Exit(EXIT_NO_ANSWER)
     if result.timed_out:
         raise typer.Exit(EXIT_GAVE_UP)
 
