@@ -96,6 +96,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         IllegalMove,
         InconsistentPosition,
         MsanalysisError,
+        NoLayout,
         ParseError,
     )
     from msanalysis.explorer import Explorer
