@@ -95,6 +95,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         AnalysisTooHard,
         IllegalMove,
         InconsistentPosition,
+        InvalidInput,
         MsanalysisError,
         NoLayout,
         ParseError,
