@@ -880,5 +880,183 @@ def replay_command(
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
+# == puzzles: puzzle make, puzzle solve ==========================================================
+
+puzzle_app = typer.Typer(
+    help="Number-grid puzzles (Mosaic / Fill-a-Pix, or Minesweeper numbers) with one answer: "
+    "make them, irreducible and graded, and solve them.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(puzzle_app, name="puzzle")
+
+
+class PuzzleRule(StrEnum):
+    mosaic = "mosaic"
+    classic = "classic"
+
+
+class PuzzleFormat(StrEnum):
+    text = "text"
+    tatham = "tatham"
+
+
+def _puzzle_text(puzzle: Any, form: PuzzleFormat) -> str:
+    """A made puzzle as our grid text or as a Tatham Mosaic ID, after its header comment."""
+    text_form = puzzle.to_text()
+    if form is PuzzleFormat.text:
+        return text_form
+    return text_form.splitlines()[0] + "\n" + puzzle.grid.to_tatham()
+
+
+@puzzle_app.command("make")
+def puzzle_make(
+    width: Annotated[int, typer.Option(help="Columns.")],
+    height: Annotated[int, typer.Option(help="Rows.")],
+    rule: Annotated[PuzzleRule, typer.Option(
+        help="mosaic: a number counts the 3x3 block with its cell (Mosaic, Fill-a-Pix); "
+        "classic: its 8 neighbours (Minesweeper).")] = PuzzleRule.mosaic,
+    count: Annotated[int, typer.Option(help="How many puzzles to make.")] = 1,
+    seed: Annotated[Optional[int], typer.Option(
+        help="Seed of the first puzzle; puzzle i uses seed + i. Random when not given (each "
+        "puzzle's seed is written in its header).")] = None,
+    grade: Annotated[Optional[int], typer.Option(
+        help="Keep the puzzles solvable with this reasoning: 1 single clues, 2 pairs of clues, "
+        "3 anything (the default).")] = None,
+    density: Annotated[Optional[float], typer.Option(
+        help="Share of filled (mine) cells in the drawn layouts, 0 to 1 (default 0.206, expert "
+        "Minesweeper's).")] = None,
+    share: Annotated[Optional[float], typer.Option(
+        help="Put clues back until this share of the cells show one (no longer "
+        "irreducible).")] = None,
+    form: Annotated[PuzzleFormat, typer.Option(
+        "--format", help="text: rows of digits and ?; tatham: a game ID for Simon Tatham's "
+        "Mosaic (mosaic rule only).")] = PuzzleFormat.text,
+    output_dir: Annotated[Optional[Path], typer.Option(
+        help="Write each puzzle to a file here instead of printing it.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds allowed for each puzzle.")] = 600.0,
+) -> None:
+    """Make puzzles whose clues fit exactly one layout, with no clue to spare (irreducible)."""
+    import time
+
+    from msanalysis.puzzle import DEFAULT_DENSITY, make_puzzle
+
+    if width < 1 or height < 1:
+        fail(f"--width and --height must be at least 1, got {width}x{height}")
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    if form is PuzzleFormat.tatham and rule is not PuzzleRule.mosaic:
+        fail("--format tatham writes Tatham's Mosaic IDs, whose numbers count the 3x3 block: "
+             "use --rule mosaic")
+    check_time_limit(time_limit)
+    if seed is None:
+        import random
+
+        seed = random.SystemRandom().randrange(2 ** 31)
+    if output_dir is not None:
+        with user_errors():
+            output_dir.mkdir(parents=True, exist_ok=True)
+    made = []
+    start = time.perf_counter()
+
+    def make_one(index: int) -> None:
+        with user_errors():
+            puzzle = make_puzzle(width=width, height=height, rule=rule.value, grade=grade,
+                                 share=share, time_limit=time_limit, seed=seed + index,
+                                 density=DEFAULT_DENSITY if density is None else density)
+        written = _puzzle_text(puzzle, form)
+        if output_dir is None:
+            typer.echo(("\n" if index else "") + written)
+        else:
+            path = output_dir / f"{rule.value}-{width}x{height}-seed-{seed + index}.txt"
+            with user_errors():
+                path.write_text(written + "\n")
+            typer.echo(f"wrote {path}", err=True)
+        made.append(puzzle)
+
+    if count > 1 and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+        with Progress(TextColumn(f"{rule.value} {width}x{height}"), BarColumn(),
+                      MofNCompleteColumn(), transient=True,
+                      console=Console(stderr=True)) as progress:
+            task = progress.add_task("puzzles", total=count)
+            for index in range(count):
+                make_one(index)
+                progress.advance(task)
+    else:
+        for index in range(count):
+            make_one(index)
+    if count > 1:
+        clues = [puzzle.clue_count for puzzle in made]
+        grades = ", ".join(f"{level}: {sum(p.grade == level for p in made)}"
+                           for level in (1, 2, 3))
+        typer.echo(f"{count} puzzles in {time.perf_counter() - start:.1f} s; clues "
+                   f"{min(clues)}-{max(clues)}, mean {sum(clues) / count:.1f} of "
+                   f"{width * height}; grades {grades}", err=True)
+
+
+@puzzle_app.command("solve")
+def puzzle_solve(
+    file: Annotated[Path, typer.Argument(
+        help="A puzzle: grid text (digits, ? for no clue) or a Tatham Mosaic ID; - reads stdin.")],
+    rule: Annotated[Optional[PuzzleRule], typer.Option(
+        help="What the numbers of grid text count; default: the rule in the header `puzzle "
+        "make` writes, else mosaic (a Tatham ID is always mosaic).")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds of search before stopping with what is known.")] = 60.0,
+    svg: Annotated[Optional[Path], typer.Option(
+        "--svg", help="Also write the picture to this SVG file.")] = None,
+) -> None:
+    """Solve a puzzle and print its picture (reconstruct, drawn as a filled picture)."""
+    from msanalysis.errors import ParseError
+    from msanalysis.files import read_text
+    from msanalysis.puzzle import Puzzle, read_grid
+    from msanalysis.puzzle import grade as grade_of
+    from msanalysis.reconstruction import reconstruct
+
+    check_time_limit(time_limit)
+    with user_errors():
+        source = sys.stdin.read() if str(file) == "-" else read_text(file)
+        try:
+            grid = read_grid(source, rule=None if rule is None else rule.value)
+        except ParseError as error:
+            if str(file) == "-":
+                raise
+            raise error.in_file(str(file)) from None
+        result = reconstruct(grid, time_limit=time_limit)
+        level = grade_of(grid, unique=True) if result.unique else None
+    layout = result.first
+    clues = int((grid.clues >= 0).sum())
+    summary = text.layouts_summary(result)
+    if level is not None:
+        summary += f"; grade {level} ({text.quantity(clues, 'clue')})"
+    typer.echo(f"{grid.rule} {grid.width}x{grid.height}: {summary}")
+    if layout is not None:
+        filled = "#" if grid.rule == "mosaic" else "*"
+        typer.echo(draw_grid(["".join(filled if mine else "." for mine in row)
+                              for row in layout.mask.tolist()]))
+        typer.echo(text.quantity(layout.mine_count, "filled cell" if grid.rule == "mosaic"
+                                 else "mine"))
+    if result.conflict is not None:
+        typer.echo("these clues cannot all hold: "
+                   + ", ".join(f"{row},{col}" for row, col in result.conflict))
+    if svg is not None:
+        from msanalysis import svg as pictures
+
+        with user_errors():
+            if level is not None and layout is not None:  # the filled picture
+                svg.write_text(pictures.board(Puzzle(grid, layout, level), solution=True))
+            else:
+                svg.write_text(pictures.board(result))
+        typer.echo(f"wrote {svg}", err=True)
+    if layout is None:
+        raise typer.Exit(EXIT_NO_ANSWER)
+    if result.timed_out:
+        raise typer.Exit(EXIT_GAVE_UP)
+
+
 def main() -> None:  # pragma: no cover - console entry point
     app()

@@ -6,13 +6,16 @@ answer is unique, the layouts themselves, or a small set of clues that cannot al
 deductions are settled first with vectorised numpy rules; what is left is split into independent
 components, each solved by python-sat (Minicard) or OR-Tools CP-SAT. Two rules are supported:
 ``classic`` (a number counts the 8 neighbours) and ``mosaic`` (the 3x3 block including the cell).
-Pictures are left to :mod:`msanalysis.svg`, the command line to :mod:`msanalysis.cli`.
+Grids read from our text (rows of digits and ``?``) or from Simon Tatham's Mosaic game IDs
+(``10x10:a3a3a2c...``). Making puzzles is left to :mod:`msanalysis.puzzle`, pictures to
+:mod:`msanalysis.svg`, the command line to :mod:`msanalysis.cli`.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
+import re
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -41,6 +44,8 @@ UNKNOWN = -1
 _PAD = 3
 _FRAME = 7  # the pair rule stores a clue's unknown cells as bits of the 7x7 frame around it
 _BIG = np.iinfo(np.int64).max
+# The start of a Tatham Mosaic game ID, or of the random-seed form of one (10x10#123, 10x10h1#5).
+_TATHAM_START = re.compile(r"\d+x\d+")
 
 
 def _check_rule(rule: str) -> None:
@@ -129,6 +134,10 @@ class NumberGrid:
     def from_text(cls, text: str, *, rule: str = "classic") -> NumberGrid:
         """Parse rows of digits, ``?`` for an unknown clue; ``#`` lines are comments.
 
+        Text whose first line (after comments) starts with ``WxH`` is read as a Tatham Mosaic game
+        ID instead (see :meth:`from_tatham`), always under the mosaic rule, whatever ``rule`` says:
+        the ID's game decides what its numbers count.
+
         Raises
         ------
         ParseError
@@ -142,14 +151,19 @@ class NumberGrid:
         ...
         msanalysis.errors.ParseError: line 1, column 1: 9 is impossible under the classic rule:
         this cell's number counts 0 cells
+        >>> NumberGrid.from_text("# from sgt-mosaic\\n4x3:2a213a3222a1", rule="classic").rule
+        'mosaic'
         """
         _check_rule(rule)
         rows: list[np.ndarray] = []
         where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row
-        for number, raw in enumerate(text.splitlines(), start=1):
+        lines = text.splitlines()
+        for number, raw in enumerate(lines, start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
+            if not rows and _TATHAM_START.match(line):
+                return cls._from_tatham_lines(lines, number)
             first = len(raw) - len(raw.lstrip()) + 1
             # One code point per character, checked with numpy: a 1000x1000 grid is a million
             # characters, too many for a per-character Python loop.
@@ -183,6 +197,86 @@ class NumberGrid:
         """The grid a layout shows when every cell is uncovered (mine cells included)."""
         _check_rule(rule)
         return cls(_counts(board.mask, rule), rule=rule)
+
+    @classmethod
+    def from_tatham(cls, game_id: str) -> NumberGrid:
+        """Read a Mosaic game ID of Simon Tatham's Portable Puzzle Collection (``sgt-mosaic``).
+
+        An ID is ``WxH:`` (width, then height) and the cells row by row from the top left: a digit
+        is a clue, a letter a run of cells without one (``a`` one cell ... ``z`` 26). The game's
+        numbers count the 3x3 block including the cell, so the grid's rule is ``mosaic``.
+
+        Raises
+        ------
+        ParseError
+            On a malformed size, a random seed instead of an ID, another character, too many or
+            too few cells, or a clue the cell cannot show; the message gives the column of the
+            offending character in the ID.
+
+        Examples
+        --------
+        >>> grid = NumberGrid.from_tatham("4x3:2a213a3222a1")
+        >>> grid.rule, grid.width, grid.height
+        ('mosaic', 4, 3)
+        >>> print(grid.to_text())
+        2?21
+        3?32
+        22?1
+        >>> NumberGrid.from_tatham("4x3:2a213a3222a1b")  # doctest: +NORMALIZE_WHITESPACE
+        Traceback (most recent call last):
+        ...
+        msanalysis.errors.ParseError: line 1, column 17: the ID describes more than the 12 cells
+        of a 4x3 grid
+        """
+        lines = game_id.splitlines() or [""]
+        for number, raw in enumerate(lines, start=1):
+            if raw.strip() and not raw.strip().startswith("#"):
+                return cls._from_tatham_lines(lines, number)
+        raise ParseError("empty Tatham Mosaic ID: expected WxH: and the clues")
+
+    @classmethod
+    def _from_tatham_lines(cls, lines: list[str], number: int) -> NumberGrid:
+        """The ID on line ``number`` (1-based) of ``lines``; the lines after it must be comments."""
+        raw = lines[number - 1]
+        for later, extra in enumerate(lines[number:], start=number + 1):
+            if extra.strip() and not extra.strip().startswith("#"):
+                raise ParseError("text after the Tatham Mosaic ID (one ID per file)", line=later,
+                                 column=len(extra) - len(extra.lstrip()) + 1)
+        first = len(raw) - len(raw.lstrip()) + 1
+        clues = _parse_tatham(raw.strip(), number, first)
+        return cls(clues, rule="mosaic")
+
+    def to_tatham(self) -> str:
+        """This grid as a Tatham Mosaic game ID; the inverse of :meth:`from_tatham`.
+
+        Runs of more than 26 cells without a clue are written as several letters (``z`` then the
+        rest), which the game reads back as one run. The game itself takes grids from 3x3 up to
+        10,000 cells.
+
+        Raises
+        ------
+        InvalidInput
+            For a classic grid: the game's numbers count the cell itself too.
+
+        Examples
+        --------
+        >>> NumberGrid.from_text("2?21\\n3?32\\n22?1", rule="mosaic").to_tatham()
+        '4x3:2a213a3222a1'
+        """
+        if self._rule != "mosaic":
+            raise InvalidInput("Tatham's Mosaic IDs are for the mosaic rule (a number counts its "
+                             f"3x3 block), not {self._rule}")
+        parts = [f"{self.width}x{self.height}:"]
+        run = 0
+        for value in self._clues.ravel().tolist():
+            if value == UNKNOWN:
+                run += 1
+                continue
+            parts.append(_run_letters(run))
+            run = 0
+            parts.append(str(value))
+        parts.append(_run_letters(run))
+        return "".join(parts)
 
     @classmethod
     def load(cls, path: str | Path, *, rule: str = "classic") -> NumberGrid:
@@ -256,6 +350,65 @@ def _impossible(value: int, row: int, col: int, shape: tuple[int, int], rule: st
     limit = int(_capacity(shape[0], shape[1], rule)[row, col])
     return (f"{value} is impossible under the {rule} rule: this cell's number counts "
             f"{limit} cell{'s' if limit != 1 else ''}")
+
+
+def _run_letters(run: int) -> str:
+    """A run of ``run`` cells without a clue in a Tatham ID: ``z`` per 26 cells, then the rest."""
+    return "z" * (run // 26) + (chr(ord("a") + run % 26 - 1) if run % 26 else "")
+
+
+def _parse_tatham(game_id: str, line: int, first: int) -> np.ndarray:
+    """The clues of a Tatham Mosaic ID (-1 where none); ``first`` is the ID's column on ``line``.
+
+    Checked with numpy, not character by character: a 1000x1000 ID has up to a million of them.
+    """
+    size = _TATHAM_START.match(game_id)
+    if size is None:
+        raise ParseError("a Tatham Mosaic ID starts with WxH: (width x height)", line=line,
+                         column=first)
+    width, height = (int(v) for v in size.group(0).split("x"))
+    end = size.end()
+    if end == len(game_id) or game_id[end] != ":":
+        found = "the end" if end == len(game_id) else repr(game_id[end])
+        what = "a random seed, not a game ID (it has no clues)" if found != "the end" \
+            and game_id[end] in "#h" else f"expected ':' after the size, found {found}"
+        raise ParseError(what, line=line, column=first + end)
+    if width == 0 or height == 0:
+        raise ParseError(f"a Tatham Mosaic ID needs a positive size, got {width}x{height}",
+                         line=line, column=first)
+    body = game_id[end + 1:]
+    start = first + end + 1  # column of the first character after ':'
+    codes = np.frombuffer(body.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+    digit = (codes >= ord("0")) & (codes <= ord("9"))
+    letter = (codes >= ord("a")) & (codes <= ord("z"))
+    wrong = ~(digit | letter)
+    if wrong.any():
+        offset = int(np.argmax(wrong))
+        raise ParseError(f"unknown character {body[offset]!r} in a Tatham Mosaic ID (expected a "
+                         "digit 0-9 for a clue or a letter a-z for a run of 1-26 cells without "
+                         "one)", line=line, column=start + offset)
+    cells = width * height
+    lengths = np.where(digit, 1, codes - ord("a") + 1)
+    reached = np.cumsum(lengths)
+    if reached.size and reached[-1] > cells:
+        offset = int(np.argmax(reached > cells))
+        raise ParseError(f"the ID describes more than the {cells} cells of a {width}x{height} "
+                         "grid", line=line, column=start + offset)
+    if not reached.size or reached[-1] < cells:
+        got = int(reached[-1]) if reached.size else 0
+        raise ParseError(f"the ID describes {got} cell{'s' if got != 1 else ''}, a "
+                         f"{width}x{height} grid has {cells}",
+                         line=line, column=start + len(body))
+    values = np.where(digit, codes - ord("0"), UNKNOWN)
+    clues = np.repeat(values, lengths).reshape(height, width)
+    bad = clues > _capacity(height, width, "mosaic")
+    if bad.any():
+        row, col = (int(i) for i in np.argwhere(bad)[0])
+        offset = int(np.searchsorted(reached, row * width + col + 1))  # the digit's character
+        raise ParseError(f"cell ({row}, {col}): " + _impossible(int(clues[row, col]), row, col,
+                                                                  clues.shape, "mosaic"),
+                         line=line, column=start + offset)
+    return clues
 
 
 class Reconstruction:
@@ -549,15 +702,19 @@ def _search(clues: np.ndarray, rule: str, engine: str, limit: int | None, deadli
     return _Found(count, exhaustive, flat == 1, [(p[0], p[2]) for p in parts], free)
 
 
-def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsatisfiable:
+def _settle(clues: np.ndarray, rule: str, grid: _Padded, *, state: np.ndarray | None = None,
+            pairs: bool = True) -> np.ndarray | _Unsatisfiable:
     """Apply the local rules until nothing changes: int8 state, -1 unknown, 0 safe, 1 mine.
 
     Two single-clue rules run on the whole grid at once: a clue whose mines are all known frees
     its other cells; a clue that needs every unknown cell it counts fills them. When they stall,
-    the pair rule (:func:`_pair_rule`) looks at overlapping clues. Every step is a forced
-    deduction, so no layout is lost; a contradiction means there is no layout at all.
+    the pair rule (:func:`_pair_rule`) looks at overlapping clues (unless ``pairs`` is False).
+    Every step is a forced deduction, so no layout is lost; a contradiction means there is no
+    layout at all. ``state`` gives cells already known (the puzzle grader starts from some).
     """
-    state = np.full(clues.shape, UNKNOWN, dtype=np.int8)
+    # A copy of the cells given: the caller's array stays as it was.
+    state = np.full(clues.shape, UNKNOWN, dtype=np.int8) if state is None \
+        else state.astype(np.int8)
     known = clues != UNKNOWN
     clues16 = clues.astype(np.int16)
     while True:
@@ -581,7 +738,7 @@ def _settle(clues: np.ndarray, rule: str, grid: _Padded) -> np.ndarray | _Unsati
             state[safe] = 0
             state[mine] = 1
             continue
-        if not active.any():
+        if not active.any() or not pairs:
             return state
         flat = grid.pad(state)
         marked = _pair_rule(flat, grid)
@@ -758,17 +915,19 @@ def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | 
     return solutions, False
 
 
-def _solve_before(solver, deadline: float | None) -> bool | None:
-    """Solve, giving up (None) at the deadline."""
+def _solve_before(solver, deadline: float | None, assumptions: list[int] | None = None
+                  ) -> bool | None:
+    """Solve (under ``assumptions``), giving up (None) at the deadline."""
+    assumptions = assumptions or []
     if deadline is None:
-        return solver.solve()
+        return solver.solve(assumptions=assumptions)
     remaining = deadline - time.perf_counter()
     if remaining <= 0:
         return None
     timer = threading.Timer(remaining, solver.interrupt)
     timer.start()
     try:
-        status = solver.solve_limited(expect_interrupt=True)
+        status = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
     finally:
         timer.cancel()
     solver.clear_interrupt()

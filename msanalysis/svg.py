@@ -1,10 +1,11 @@
-"""SVG pictures of boards, positions, analyses and reconstructions, for Jupyter and files.
+"""SVG pictures of boards, positions, analyses, reconstructions and puzzles, for Jupyter and files.
 
 :func:`board` draws any of them in the classic Minesweeper look: raised (bevelled) hidden cells,
 flat revealed cells, the usual number colours, flags and mines. An analysis adds its findings on
 top: forced safe cells in green with a tick, forced mines in red with a mine, every other hidden
 cell shaded by its chance of holding a mine with the percentage written in it, and optionally an
-explanation (the cell and the clues that force it) outlined.
+explanation (the cell and the clues that force it) outlined. A puzzle is drawn as its clues on an
+empty grid, or (``solution=True``) as the filled picture its clues make.
 
 The pictures are plain strings built here, with no dependency beyond the standard library. The
 same input always gives the same bytes, and the output is well-formed XML. This module only
@@ -26,6 +27,7 @@ from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import InvalidInput
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.puzzle import Puzzle
 from msanalysis.reconstruction import NumberGrid, Reconstruction
 
 __all__ = ["DEFAULT_CELL_SIZE", "NUMBER_COLOURS", "Svg", "board", "probability_colour", "replay"]
@@ -65,6 +67,7 @@ _GUESS = "#8a2be2"         # the best guess of an analysis that requires a guess
 _FILLED = "#3a3a3a"        # a reconstructed mine: filled dark, as mosaic (Fill-a-Pix) puzzles do
 _ZERO = "#9a9a9a"          # mosaic clues 0 and 9 have no classic colour; a 0 stays discreet
 _NINE = "#000000"
+_PAPER = "#ffffff"         # the empty cells of a puzzle, as printed
 _FONT = "Tahoma, Verdana, 'DejaVu Sans', Arial, Helvetica, sans-serif"
 
 # Colour ramp for mine probabilities (ColorBrewer YlOrRd): pale where a mine is unlikely, dark
@@ -161,6 +164,8 @@ class _Scene:
     show_zero: bool = False            # mosaic grids write their zeros
     conflict: tuple[Cell, ...] = ()    # reconstruction: clues that cannot all hold
     flags_unknown: bool = False        # an analysis that ignored flags shades them too
+    face: str = _FACE                  # the fill of flat (revealed) cells
+    blank: np.ndarray | None = None    # puzzle: flat cells with no clue written
 
 
 def _board_states(layout: Board) -> np.ndarray:
@@ -186,8 +191,12 @@ def _probability_grid(probabilities, height: int, width: int) -> np.ndarray:
     return array.copy()
 
 
-def _scene(obj) -> _Scene:
-    """Read what to draw from a Board, Position, Analysis, Reconstruction or NumberGrid."""
+def _scene(obj, solution: bool = False) -> _Scene:
+    """Read what to draw from a Board, Position, Analysis, Reconstruction, NumberGrid or Puzzle."""
+    if isinstance(obj, Puzzle):
+        return _puzzle_scene(obj, solution)
+    if solution:
+        raise TypeError(f"solution=True draws a Puzzle's answer, not a {type(obj).__name__}")
     if isinstance(obj, Board):
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
@@ -199,7 +208,7 @@ def _scene(obj) -> _Scene:
     if isinstance(obj, NumberGrid):
         return _grid_scene(np.array(obj.clues), obj.rule)
     raise TypeError(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
-                    "Reconstruction or NumberGrid")
+                    "Reconstruction, NumberGrid or Puzzle")
 
 
 def _analysis_scene(analysis: Analysis) -> _Scene:
@@ -218,6 +227,20 @@ def _grid_scene(clues: np.ndarray, rule: str, filled: np.ndarray | None = None) 
     states = np.where(clues < 0, HIDDEN, clues).astype(np.int8)
     return _Scene(states.shape[0], states.shape[1], states, None, filled=filled,
                   show_zero=rule == "mosaic")
+
+
+def _puzzle_scene(puzzle: Puzzle, solution: bool) -> _Scene:
+    """A puzzle: white cells, the clues written (zeros too: a 0 is a clue), no raised cells; its
+    solution fills the mine cells dark under the same clues."""
+    clues = np.array(puzzle.grid.clues)
+    blank = clues < 0
+    states = np.where(blank, 0, clues).astype(np.int8)
+    filled = np.array(puzzle.solution.mask) if solution else None
+    height, width = clues.shape
+    what = "the only layout that fits" if solution else (
+        f"{puzzle.rule} puzzle: {int((~blank).sum())} clues, grade {puzzle.grade}")
+    return _Scene(height, width, states, None, note=what, filled=filled, show_zero=True,
+                  face=_PAPER, blank=blank)
 
 
 def _reconstruction_scene(reconstruction) -> _Scene:
@@ -321,7 +344,7 @@ def _draw_cells(canvas: _Canvas) -> None:
             cell = (row, col)
             if state >= 0 or state == MINE:
                 filled = scene.filled is not None and scene.filled[row, col]
-                canvas.rect(row, col, _FILLED if filled else _FACE)
+                canvas.rect(row, col, _FILLED if filled else scene.face)
                 continue
             if cell in scene.forced_safe:
                 fill = _SAFE_FILL
@@ -346,6 +369,11 @@ def _draw_cells(canvas: _Canvas) -> None:
         width = max(1.0, canvas.s / 26)
         canvas.add(f'<path d="{"".join(lines)}" fill="none" stroke="{_GRID_LINE}" '
                    f'stroke-width="{_num(width)}"/>')
+    if scene.blank is not None:  # a puzzle on white paper needs its outer edge drawn too
+        canvas.add(f'<rect x="{_num(canvas.x(0))}" y="{_num(canvas.y(0))}" '
+                   f'width="{_num(scene.width * canvas.s)}" '
+                   f'height="{_num(scene.height * canvas.s)}" fill="none" '
+                   f'stroke="{_GRID_LINE}" stroke-width="{_num(max(1.0, canvas.s / 13))}"/>')
 
 
 def _unknown(scene: _Scene, state: int) -> bool:
@@ -363,6 +391,8 @@ def _draw_marks(canvas: _Canvas) -> None:
         for col in range(scene.width):
             state = states[row][col]
             cell = (row, col)
+            if scene.blank is not None and scene.blank[row, col]:
+                continue
             if state > 0 or (state == 0 and scene.show_zero):
                 if scene.filled is not None and scene.filled[row, col]:
                     ink = "#ffffff"
@@ -425,7 +455,7 @@ def _legend_items(scene: _Scene, explained, highlight: list[Cell]) -> list[tuple
     if scene.is_analysis and scene.best_guess is not None:
         row, col = scene.best_guess
         items.append(("guess", f"best guess ({row}, {col})"))
-    if scene.filled is not None:
+    if scene.filled is not None and scene.blank is None:  # a puzzle's picture needs no key
         items.append(("filled", "mine"))
     if scene.conflict:
         items.append(("clue", "clues that cannot all hold"))
@@ -499,19 +529,21 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
 
 
 def board(obj, *, size: float | None = None, probabilities=None, highlight: Iterable = (),
-          explanation=None, coordinates: bool = True, legend: bool | None = None) -> Svg:
-    """Draw a board, position, analysis, reconstruction or number grid as an SVG string.
+          explanation=None, coordinates: bool = True, legend: bool | None = None,
+          solution: bool = False) -> Svg:
+    """Draw a board, position, analysis, reconstruction, number grid or puzzle as an SVG string.
 
     Parameters
     ----------
-    obj : Board, Position, Analysis, Reconstruction or NumberGrid
+    obj : Board, Position, Analysis, Reconstruction, NumberGrid or Puzzle
         A :class:`~msanalysis.board.Board` is drawn fully uncovered (numbers and mines); a
         :class:`~msanalysis.position.Position` as the player sees it; an ``Analysis`` as its
         position plus forced cells (green with a tick: safe; red with a mine: a mine) and every
         other hidden cell shaded by its mine probability, with the percentage written in it; a
         ``Reconstruction`` as the numbers of its first layout under its rule, mines filled dark
         (with no layout: the empty grid, the clues that cannot all hold outlined); a
-        ``NumberGrid`` as its clues, unknown clues raised like hidden cells.
+        ``NumberGrid`` as its clues, unknown clues raised like hidden cells; a ``Puzzle``
+        (:mod:`msanalysis.puzzle`) as its clues written on an empty white grid.
     size : float, optional
         Side of one cell in pixels (default :data:`DEFAULT_CELL_SIZE`). The picture also has a
         ``viewBox``, so it scales cleanly when a page resizes it.
@@ -529,6 +561,9 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     legend : bool, optional
         Show a legend under the grid; by default shown for an analysis, an explanation or a
         highlight.
+    solution : bool
+        For a ``Puzzle``: draw its answer instead, the filled picture (mine cells dark) under
+        the same clues.
 
     Returns
     -------
@@ -539,7 +574,8 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     Raises
     ------
     TypeError
-        For an object that is not one of the kinds above.
+        For an object that is not one of the kinds above, or ``solution=True`` for one that is
+        not a puzzle.
     ValueError
         For probabilities of the wrong shape, or a highlighted cell off the board.
 
@@ -556,7 +592,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     -----
     O(width * height) time and output size.
     """
-    scene = _scene(obj)
+    scene = _scene(obj, solution)
     if probabilities is not None:
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
     cell = float(DEFAULT_CELL_SIZE if size is None else size)
