@@ -26,6 +26,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	for f in $(filter-out benchmarks/seed003_backtrack.py,$(wildcard benchmarks/*.py)); do $(BIN)/python $$f || exit 1; done
 
 # Every notebook as HTML under build/notebooks/, to read them as a reader would (not committed).

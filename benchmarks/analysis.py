@@ -12,6 +12,19 @@ baselines run in the same process on the first positions:
 - full analysis: a cell-by-cell enumerating backtracker over each component's frontier, joined
   with the sea by binomials (stopped after a node budget: those positions are reported).
 
+Then, against ms-toollib (the benchmark extra, ``pip install -e '.[bench]'``) in the same
+process on the same positions, interleaved:
+
+- following a game: every click of seeded expert games played by a
+  :class:`~msanalysis.tracker.Tracker` (a proven safe cell when there is one, else the safest
+  cell): the click and the full analysis after it (every exact probability, as the array of
+  :attr:`Analysis.probabilities`), against ``ms_toollib.cal_probability_onboard`` from scratch
+  on the position after the click; and from scratch, ``analyze(position).probabilities``
+  against the same;
+- playing: ``best`` on whole expert games, followed by the tracker (what autoplay does now)
+  against analysing every position from scratch (what it did before), the same games;
+- 3BV and openings of random expert boards against ``ms_toollib.cal_bbbv`` and ``cal_op``.
+
 Run: ``.venv/bin/python benchmarks/analysis.py`` (a few minutes), or ``--quick``.
 """
 
@@ -24,6 +37,7 @@ import sys
 import time
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from pysat.formula import IDPool
@@ -31,11 +45,19 @@ from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from msanalysis.analysis import analyze
-from msanalysis.board import Cell
+from msanalysis.analysis import analyze, analyze_constraints
+from msanalysis.board import Board, Cell
 from msanalysis.constraints import build
 from msanalysis.game import Game
-from msanalysis.position import Position
+from msanalysis.play.autoplay import autoplay
+from msanalysis.play.strategies import make_strategy
+from msanalysis.position import (
+    FLAG,
+    HIDDEN,
+    Position,
+)
+from msanalysis.rules import generate
+from msanalysis.tracker import Tracker
 
 
 def played_positions(width: int, height: int, mines: int, *, games: int, per_game: int,
@@ -223,10 +245,108 @@ def run(label: str, positions: list[Position], sat_baseline: int, enum_baseline:
               "2M nodes")
 
 
+# -- against ms-toollib ---------------------------------------------------------------------------
+
+def game_board(position: Position) -> list[list[int]]:
+    """ms-toollib's game board: 10 covered, 11 flagged, numbers as they are."""
+    states = position.states
+    return np.where(states == HIDDEN, 10, np.where(states == FLAG, 11, states)).tolist()
+
+
+def follow(games: int, ms_toollib) -> None:
+    """The analysis after each click of seeded expert games, against ms-toollib from scratch."""
+    after, scratch, peer, whole = [], [], [], []
+    for seed in range(games):
+        board = generate(30, 16, 99, rules="safe-cell", first_click=(0, 0), seed=seed)
+        tracker = Tracker(board)
+        cell: Cell | None = (0, 0)
+        while cell is not None:
+            start = time.perf_counter()
+            tracker.reveal(cell)
+            if tracker.status != "playing":
+                break
+            analysis = tracker.analysis
+            _ = analysis.probabilities
+            middle = time.perf_counter()
+            position = tracker.position
+            grid = game_board(position)
+            begin = time.perf_counter()
+            ms_toollib.cal_probability_onboard(grid, 99)
+            end = time.perf_counter()
+            after.append(middle - start)
+            peer.append(end - begin)
+            start = time.perf_counter()
+            _ = analyze(position).probabilities
+            middle = time.perf_counter()
+            _ = analyze_constraints(position).probabilities
+            scratch.append(middle - start)
+            whole.append(time.perf_counter() - middle)
+            safe = analysis.forced_safe
+            cell = min(safe) if safe else analysis.best_guess
+    a, b, c, d = (statistics.median(x) * 1e3 for x in (after, peer, scratch, whole))
+    print(f"expert, every click of {games} seeded games ({len(after)} positions), median:")
+    print(f"  following the game (the click and every probability after it): {a:.3f} ms; "
+          f"ms-toollib cal_probability_onboard from scratch: {b:.3f} ms; ratio {a / b:.2f}")
+    print(f"  from scratch, analyze(position).probabilities: {c:.3f} ms; ratio to ms-toollib "
+          f"{c / b:.2f}; by the constraints of the whole position (analyze_constraints, the "
+          f"way analyze went before): {d:.3f} ms")
+
+
+def best_games(games: int) -> None:
+    """``best`` on whole expert games: followed by the tracker, or analysing every position."""
+    followed: list[float] = []
+    scratch: list[float] = []
+    for seed in range(20000, 20000 + games):
+        for times, engine in ((followed, None),
+                              (scratch, lambda p: analyze(p, forced_only=True))):
+            game = Game.started(30, 16, 99, first_click=(0, 0), seed=seed)
+            start = time.perf_counter()
+            autoplay(game, make_strategy("best", seed=seed), analyze=engine)
+            times.append(time.perf_counter() - start)
+    a, b = statistics.median(followed) * 1e3, statistics.median(scratch) * 1e3
+    print(f"best on {games} expert games (seeds 20000-), median per game: followed by the "
+          f"tracker {a:.1f} ms, analysing every position {b:.1f} ms, ratio {a / b:.2f}")
+
+
+def metrics(boards: int, ms_toollib) -> None:
+    """3BV and openings of random expert boards (fresh, so nothing is cached)."""
+    layouts = [generate(30, 16, 99, first_click=(0, 0), seed=s) for s in range(boards)]
+    grids = [np.where(b.mask, -1, b.numbers).astype(int).tolist() for b in layouts]
+    for name, ours, theirs in (("3BV", lambda m: Board(m).bbbv, ms_toollib.cal_bbbv),
+                               ("openings", lambda m: Board(m).openings, ms_toollib.cal_op)):
+        mine, peer = [], []
+        for layout, grid in zip(layouts, grids):
+            start = time.perf_counter()
+            value = ours(layout.mask)
+            middle = time.perf_counter()
+            expected = theirs(grid)
+            peer.append(time.perf_counter() - middle)
+            mine.append(middle - start)
+            assert value == expected, (name, value, expected)
+        a, b = statistics.median(mine) * 1e6, statistics.median(peer) * 1e6
+        print(f"  {name:<9} ours {a:6.1f} us (from the mine mask), ms-toollib {b:6.1f} us (from "
+              f"its board of numbers), ratio {a / b:.2f}; the same value on {boards} boards")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions (about 30 s)")
+    parser.add_argument("--peer-only", action="store_true",
+                        help="only the comparisons with ms-toollib and the games of best")
     args = parser.parse_args()
+    ms_toollib: Any
+    try:
+        import ms_toollib
+    except ImportError:
+        ms_toollib = None
+        print("ms-toollib is not installed (pip install -e '.[bench]'): no comparison with it")
+    if ms_toollib is not None:
+        follow(20 if args.quick else 200, ms_toollib)
+        print("3BV and openings, random expert boards, median:")
+        metrics(200 if args.quick else 2000, ms_toollib)
+    best_games(10 if args.quick else 100)
+    if args.peer_only:
+        return
     start = time.perf_counter()
     if args.quick:
         expert = played_positions(30, 16, 99, games=10, per_game=5, seed=1000)

@@ -35,6 +35,7 @@ _EXPORTS = {
     "analyze_replay": "play.judge",
     "ReplayAnalysis": "play.judge",
     "analyze": "analysis",
+    "Tracker": "tracker",
     "Analysis": "analysis",
     "explain": "sat",
     "Explanation": "sat",
@@ -46,6 +47,7 @@ _EXPORTS = {
     "InconsistentPosition": "errors",
     "IllegalMove": "errors",
     "InvalidInput": "errors",
+    "NoLayout": "errors",
     "AnalysisTooHard": "errors",
     "Explorer": "explorer",
 }
@@ -64,6 +66,7 @@ __all__ = [
     "InvalidInput",
     "Move",
     "MsanalysisError",
+    "NoLayout",
     "NumberGrid",
     "ParseError",
     "PlaySpec",
@@ -71,6 +74,7 @@ __all__ = [
     "Reconstruction",
     "Replay",
     "ReplayAnalysis",
+    "Tracker",
     "analyze",
     "analyze_replay",
     "autoplay",
@@ -91,7 +95,9 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         AnalysisTooHard,
         IllegalMove,
         InconsistentPosition,
+        InvalidInput,
         MsanalysisError,
+        NoLayout,
         ParseError,
     )
     from msanalysis.explorer import Explorer
@@ -106,6 +112,7 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     from msanalysis.replay import Replay, load_replay, save_replay
     from msanalysis.rules import DIFFICULTIES, FirstClick
     from msanalysis.sat import Explanation, explain
+    from msanalysis.tracker import Tracker
 
 
 def __getattr__(name: str) -> Any:

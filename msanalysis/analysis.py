@@ -1,286 +1,20 @@
 """``analyze(position)``: the one entry point that joins SAT and exact counting.
 
-:func:`analyze` reads a position as constraints (:mod:`msanalysis.constraints`), finds the forced
-cells with SAT (:mod:`msanalysis.sat`) and counts every layout exactly
-(:mod:`msanalysis.counting`), and returns an :class:`Analysis`: forced cells, exact
-probabilities, the number of layouts, whether a guess is required and the best one. Choosing
-moves in a game is left to :mod:`msanalysis.play`, pictures to :mod:`msanalysis.svg`.
-
-With the total mine count unknown, every layout consistent with the clues is taken as equally
-likely, whatever its number of mines.
+:func:`analyze` returns an :class:`~msanalysis.whole.Analysis` of a position: forced cells,
+exact probabilities, the number of layouts, whether a guess is required and the best one. With
+the mine count known and no time limit, a :class:`~msanalysis.tracker.Tracker` of the position
+makes it (cheap deductions first, then each component counted exactly); otherwise the whole
+position is read as constraints at once (:func:`~msanalysis.whole.analyze_constraints`). Both
+give the same answers (the tests check it).
 """
 
 from __future__ import annotations
 
-import time
-from fractions import Fraction
-from functools import cached_property
-from typing import Any
+from msanalysis.position import Position
+from msanalysis.tracker import Tracker
+from msanalysis.whole import Analysis, analyze_constraints
 
-import numpy as np
-
-from msanalysis.board import Cell
-from msanalysis.constraints import Component, Constraints, build
-from msanalysis.counting import Count, count
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
-from msanalysis.exact import decimal
-from msanalysis.position import FLAG, MINE, Position
-from msanalysis.sat import Explanation, explain, find_forced, inconsistency
-
-__all__ = ["Analysis", "analyze"]
-
-
-class Analysis:
-    """What is known about every hidden cell of a position.
-
-    Made by :func:`analyze`; immutable. Counting is done when the analysis is made, unless
-    ``forced_only=True`` was asked: then it is done on first use of a count or a probability
-    (forced cells answer without it). When counting runs past its time limit, the analysis is
-    *partial*: :attr:`exact` is False, :attr:`stopped` says why, the forced cells (from SAT)
-    are still exact, and counts and probabilities raise ``AnalysisTooHard``.
-
-    Attributes
-    ----------
-    position : Position
-    ignore_flags : bool
-        True when flags were read as hidden cells rather than mines.
-    constraints : Constraints
-    forced_safe, forced_mines : frozenset of (row, col)
-        Unknown cells that are safe, or mines, in every layout.
-    all_forced : bool
-        False when finding forced cells stopped at the time limit: the cells above are forced,
-        others may be too.
-    """
-
-    def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
-                 forced_mines: frozenset[Cell], *, time_limit: float | None = None,
-                 counts: Count | None = None, stopped: str | None = None,
-                 all_forced: bool = True) -> None:
-        self.constraints = constraints
-        self.position = constraints.position
-        self.ignore_flags = constraints.ignore_flags
-        self.forced_safe = forced_safe
-        self.forced_mines = forced_mines
-        self.all_forced = all_forced
-        self._time_limit = time_limit
-        if counts is not None or stopped is not None:
-            # The cached_property's slot: already counted, or already known to be too hard.
-            self.__dict__["_counted"] = counts if counts is not None else stopped
-
-    # -- counting ---------------------------------------------------------------------------------
-    @cached_property
-    def _counted(self) -> Count | str:
-        """The exact counts, or why counting stopped."""
-        deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
-        try:
-            return count(self.constraints, deadline=deadline)
-        except AnalysisTooHard as error:
-            return str(error)
-
-    @property
-    def counts(self) -> Count:
-        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`).
-
-        Raises
-        ------
-        AnalysisTooHard
-            When counting ran past its time limit (see :attr:`stopped`).
-        """
-        counted = self._counted
-        if isinstance(counted, str):
-            raise AnalysisTooHard(counted)
-        return counted
-
-    @property
-    def exact(self) -> bool:
-        """True when the exact counts are known: False for a partial analysis.
-
-        Examples
-        --------
-        >>> analyze(Position.from_text("mines: 1\\n??\\n11")).exact
-        True
-        """
-        return not isinstance(self._counted, str)
-
-    @property
-    def stopped(self) -> str | None:
-        """Why counting stopped, for a partial analysis; None when it is exact."""
-        counted = self._counted
-        return counted if isinstance(counted, str) else None
-
-    @property
-    def solutions(self) -> int:
-        """Number of mine layouts consistent with the position (an exact integer)."""
-        return self.counts.solutions
-
-    @property
-    def total_mines_known(self) -> bool:
-        return self.position.total_mines is not None
-
-    @property
-    def assumption(self) -> str:
-        """What the probabilities assume about the number of mines, in words."""
-        if self.total_mines_known:
-            return f"{self.position.total_mines} mines in total"
-        return ("total mine count unknown: every layout that fits the clues is equally likely, "
-                "whatever its number of mines")
-
-    @cached_property
-    def _exact(self) -> dict[Cell, Fraction]:
-        return self.counts.probabilities()
-
-    def exact_probability(self, cell: Cell) -> Fraction:
-        """The exact probability that ``cell`` holds a mine.
-
-        Known mines (shown mines, and flags unless ignored) have probability 1.
-
-        Raises
-        ------
-        ValueError
-            If the cell is off the board or revealed.
-
-        Examples
-        --------
-        >>> analyze(Position.from_text("mines: 2\\n1??\\n???")).exact_probability((0, 1))
-        Fraction(1, 3)
-        """
-        height, width = self.position.shape
-        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
-        if cell in self.forced_safe:
-            return Fraction(0)
-        if cell in self.forced_mines or cell in self.constraints.known_mines:
-            return Fraction(1)
-        if cell not in self.constraints.unknown:
-            raise InvalidInput(f"cell {cell} is revealed: it has no mine probability")
-        return self._exact[cell]
-
-    def mine_layouts(self, cell: Cell) -> int:
-        """The number of layouts in which ``cell`` holds a mine (an exact integer).
-
-        Examples
-        --------
-        >>> a = analyze(Position.from_text("mines: 2\\n1??\\n???"))
-        >>> a.mine_layouts((0, 1)), a.solutions
-        (2, 6)
-        """
-        return int(self.exact_probability(cell) * self.solutions)
-
-    def probability(self, cell: Cell) -> float:
-        """The probability that ``cell`` holds a mine, as a float (see
-        :meth:`exact_probability`)."""
-        return float(self.exact_probability(cell))
-
-    @cached_property
-    def probabilities(self) -> np.ndarray:
-        """Read-only float array (height x width): the mine probability of every cell.
-
-        NaN for revealed cells, 1.0 for shown mines and for flags when flags count as mines.
-        """
-        constraints, counts = self.constraints, self.counts
-        states = self.position.states
-        known = (states == MINE) if self.ignore_flags else (states == MINE) | (states == FLAG)
-        result = np.where(known, 1.0, np.nan)
-        solutions = counts.solutions
-        # Python's int / int is correctly rounded, so each value is float() of the exact
-        # Fraction (0.0 and 1.0 exactly for forced cells) without reducing a Fraction per box.
-        cells = [cell for box in constraints.boxes for cell in box.cells]
-        values = [mines / (len(box.cells) * solutions)
-                  for box, mines in zip(constraints.boxes, counts.box_mines)]
-        if constraints.sea:
-            cells.extend(constraints.sea)
-            values.append(counts.sea_mines / (len(constraints.sea) * solutions))
-        if cells:
-            where = np.array(cells).T
-            sizes = [len(box.cells) for box in constraints.boxes]
-            if constraints.sea:
-                sizes.append(len(constraints.sea))
-            result[where[0], where[1]] = np.repeat(values, sizes)
-        result.setflags(write=False)
-        return result
-
-    # -- the game -------------------------------------------------------------------------------
-    @property
-    def is_over(self) -> bool:
-        """True when the game is lost (a mine is shown) or every safe cell is revealed."""
-        if self.position.is_lost:
-            return True
-        return len(self.forced_mines) == len(self.constraints.unknown)
-
-    @property
-    def requires_guess(self) -> bool:
-        """True when the game is not over and no unknown cell is forced safe.
-
-        Of a partial analysis that found no forced safe cell before it stopped
-        (:attr:`all_forced` False), True only says that none was found.
-        """
-        return not self.is_over and not self.forced_safe
-
-    @cached_property
-    def best_guess(self) -> Cell | None:
-        """The unknown cell least likely to be a mine when a guess is required, else None.
-
-        Ties (equal exact probabilities) go to the first cell in row-major order.
-        """
-        if not self.requires_guess:
-            return None
-        exact = self._exact
-        return min(exact, key=lambda cell: (exact[cell], cell))
-
-    # -- structure and explanations -------------------------------------------------------------
-    @property
-    def components(self) -> list[Component]:
-        """The independent groups of clues and frontier cells (tied only by the mine count)."""
-        return list(self.constraints.components)
-
-    def explain(self, cell: Cell) -> Explanation:
-        """Why ``cell`` is forced (see :func:`msanalysis.sat.explain`).
-
-        Raises
-        ------
-        ValueError
-            If the cell is not hidden or not forced.
-        """
-        return explain(self.position, cell, ignore_flags=self.ignore_flags)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
-
-        Solutions is a decimal string (it may exceed what JSON numbers hold exactly); cells are
-        ``[row, col]`` lists, sorted row-major; probabilities are rows of floats, None for
-        revealed cells. A partial analysis has ``"exact": false``, the reason in ``"stopped"``
-        and None for solutions, probabilities and the best guess.
-        """
-        exact = self.exact
-        probabilities = None
-        if exact:
-            probabilities = [[None if np.isnan(p) else float(p) for p in row]
-                             for row in self.probabilities.tolist()]
-        return {
-            "width": self.position.width,
-            "height": self.position.height,
-            "total_mines": self.position.total_mines,
-            "exact": exact,
-            "stopped": self.stopped,
-            "solutions": decimal(self.solutions) if exact else None,
-            "forced_safe": [list(cell) for cell in sorted(self.forced_safe)],
-            "forced_mines": [list(cell) for cell in sorted(self.forced_mines)],
-            "probabilities": probabilities,
-            "all_forced": self.all_forced,
-            "requires_guess": self.requires_guess if self.all_forced or self.forced_safe
-            else None,
-            "best_guess": list(self.best_guess) if exact and self.best_guess is not None
-            else None,
-        }
-
-    def __repr__(self) -> str:
-        return (f"<Analysis {self.position.width}x{self.position.height}: "
-                f"{len(self.forced_safe)} forced safe, {len(self.forced_mines)} forced mines>")
-
-    def _repr_svg_(self) -> str:
-        from msanalysis import svg  # lazily: the core does not depend on the pictures
-
-        return svg.board(self)
+__all__ = ["Analysis", "analyze", "analyze_constraints"]
 
 
 def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float | None = None,
@@ -310,6 +44,10 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
 
     Notes
     -----
+    A full analysis of a position with a known mine count is made by a
+    :class:`~msanalysis.tracker.Tracker` of the position (cheap deductions first, then each
+    component counted exactly with its proven cells left out, then the mine count); the
+    constraints of the whole position and the counts per component are made when asked for.
     With ``forced_only``, forced cells come from SAT: one incremental solver per component, one
     question per box (see :func:`msanalysis.sat.forced_cells`). Otherwise they are read off the
     exact counts (a box with no mine, or all mines, in every layout), which are needed anyway:
@@ -328,32 +66,9 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     >>> a.solutions, a.requires_guess, a.best_guess, a.probability((0, 0))
     (2, True, (0, 0), 0.5)
     """
-    start = time.perf_counter()
-    constraints = build(position, ignore_flags=ignore_flags)
-    deadline = None if time_limit is None else start + time_limit
-    if deadline is None and not forced_only:
-        try:
-            counts = count(constraints)
-        except InconsistentPosition:
-            # Counting knows that no layout fits, SAT names a minimal set of clues that says why.
-            raise inconsistency(constraints) from None
-        safe, mines = counts.forced()
-        return Analysis(constraints, safe, mines, counts=counts)
-    # Under a time limit every step keeps it: SAT first, which keeps the forced cells it found
-    # if it stops, then counting with the time left. (SAT also names the clues of an
-    # inconsistent position, which is reported as such, not as hard.)
-    found = find_forced(constraints, deadline=deadline)
-    if not found.complete:
-        return Analysis(constraints, found.safe, found.mines, stopped=found.stopped,
-                        all_forced=False)
-    if forced_only:
-        return Analysis(constraints, found.safe, found.mines,
-                        time_limit=None if deadline is None
-                        else max(0.0, deadline - time.perf_counter()))
-    try:
-        counts = count(constraints, deadline=deadline)
-    except InconsistentPosition:
-        raise inconsistency(constraints) from None
-    except AnalysisTooHard as error:
-        return Analysis(constraints, found.safe, found.mines, stopped=str(error))
-    return Analysis(constraints, found.safe, found.mines, counts=counts)
+    if not forced_only and time_limit is None and position.total_mines is not None:
+        analysis = Tracker.from_position(position, ignore_flags=ignore_flags).analysis
+        _ = analysis.solutions  # counting too hard raises here, as below
+        return analysis
+    return analyze_constraints(position, ignore_flags=ignore_flags, time_limit=time_limit,
+                               forced_only=forced_only)

@@ -8,7 +8,7 @@ play (see :mod:`msanalysis.game`) or about how it was generated (see :mod:`msana
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -93,6 +93,23 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
                 continue
             total += padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
     return total
+
+
+@lru_cache(maxsize=16)
+def _inside_bits(height: int, width: int) -> int:
+    """The cells of the board in :meth:`Board._counts`' layout of bits."""
+    stride = width + 1
+    row = (1 << width) - 1
+    return sum(row << (r * stride) for r in range(1, height + 1))
+
+
+def _grown(mask: np.ndarray) -> np.ndarray:
+    """``mask`` and every cell next to it (the 3x3 block around each cell), rows then columns."""
+    height, width = mask.shape
+    framed = np.zeros((height + 2, width + 2), dtype=bool)
+    framed[1:-1, 1:-1] = mask
+    rows = framed[:, :-2] | framed[:, 1:-1] | framed[:, 2:]
+    return rows[:-2] | rows[1:-1] | rows[2:]
 
 
 class Board:
@@ -333,15 +350,73 @@ class Board:
             yield frozenset(zip(rows.tolist(), cols.tolist()))
 
     @cached_property
+    def _zero(self) -> np.ndarray:
+        """Safe cells with no mine around them."""
+        return ~_grown(self._mask)
+
+    @cached_property
     def _border_of_openings(self) -> np.ndarray:
         """Safe cells inside or next to an opening (True)."""
-        labels, _ = self._zero_labels
-        return (neighbour_counts(labels > 0, include_self=True) > 0) & ~self._mask
+        return _grown(self._zero) & ~self._mask
+
+    @cached_property
+    def _counts(self) -> tuple[int, int]:
+        """(openings, numbered safe cells next to no opening), with the grid as bits of one
+        Python integer: a few shifts find the zeros and their borders; openings are counted
+        from the runs of zeros along each row, a union-find joining the runs of neighbouring
+        rows that touch (diagonally included)."""
+        height, width = self._mask.shape
+        stride = width + 1  # an empty column between rows: shifts by one do not wrap
+        framed = np.zeros((height + 2, stride), dtype=bool)
+        framed[1:-1, :width] = self._mask
+        mines = int.from_bytes(np.packbits(framed.ravel(), bitorder="little").tobytes(), "little")
+        inside = _inside_bits(height, width)
+
+        def grown(x: int) -> int:
+            x |= (x << 1) | (x >> 1)
+            return x | (x << stride) | (x >> stride)
+
+        zero = inside & ~grown(mines)
+        lonely = (inside & ~mines & ~grown(zero)).bit_count()
+        row_mask = (1 << width) - 1
+        parent: list[int] = []
+
+        def root(a: int) -> int:
+            while parent[a] != a:
+                parent[a] = a = parent[parent[a]]
+            return a
+
+        count = 0
+        above: list[tuple[int, int, int]] = []
+        for r in range(1, height + 1):
+            x = (zero >> (r * stride)) & row_mask
+            runs = []
+            while x:
+                low = x & -x
+                after = x + low  # the carry clears the run and sets the bit past it
+                runs.append((low.bit_length() - 1, (after & -after).bit_length() - 2,
+                             len(parent)))
+                parent.append(len(parent))
+                count += 1
+                x &= after
+            a = 0
+            for start, end, k in runs:
+                while a < len(above) and above[a][1] < start - 1:
+                    a += 1
+                c = a
+                while c < len(above) and above[c][0] <= end + 1:
+                    x1, y1 = root(k), root(above[c][2])
+                    if x1 != y1:
+                        parent[x1] = y1
+                        count -= 1
+                    c += 1
+            above = runs
+        return count, lonely
 
     @property
     def openings(self) -> int:
         """Number of openings: 8-connected regions of zero cells."""
-        return self._zero_labels[1]
+        return self._counts[0]
 
     def island_regions(self) -> Iterator[frozenset[Cell]]:
         """Yield each island: an 8-connected group of numbered safe cells touching no zero."""
@@ -375,8 +450,7 @@ class Board:
 
         The fewest left clicks that clear the board without chording.
         """
-        lonely = (~self._mask) & ~self._border_of_openings
-        return self.openings + int(lonely.sum())
+        return self._counts[0] + self._counts[1]
 
     # -- value semantics ----------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

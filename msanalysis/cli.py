@@ -11,7 +11,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from functools import partial
@@ -26,7 +26,7 @@ from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.exact import decimal, magnitude
 from msanalysis.formats import read_any
-from msanalysis.rules import board_size, default_first_click
+from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
 
 EXIT_NO_ANSWER = 1
@@ -217,55 +217,153 @@ def show(
             write_svg(item, svg)
 
 
+class Difficulty(StrEnum):
+    """The standard sizes (see :data:`msanalysis.rules.DIFFICULTIES`)."""
+
+    beginner = "beginner"
+    intermediate = "intermediate"
+    expert = "expert"
+
+
+class StrategyName(StrEnum):
+    """The strategies :func:`msanalysis.play.strategies.make_strategy` makes."""
+
+    best = "best"
+    safest = "safest"
+    paper = "paper"
+
+
 class OutputFormat(StrEnum):
     text = "text"
     mbf = "mbf"
 
 
+class Method(StrEnum):
+    """How no-guess boards are made (see :func:`msanalysis.play.noguess.generate_no_guess`)."""
+
+    reject = "reject"
+    adjust = "adjust"
+
+
 @app.command()
 def generate(
-    difficulty: Annotated[Optional[str], typer.Option(
-        help="beginner, intermediate or expert.")] = None,
+    difficulty: Annotated[Optional[Difficulty], typer.Option(
+        help="The standard size (default beginner).")] = None,
     width: Annotated[Optional[int], typer.Option(
         help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(
-        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    rules: Annotated[FirstClick, typer.Option(
+        help="How the first click is protected; no-guess boards can be won by logic alone.")
+    ] = FirstClick.SAFE_CELL,
     first_click: Annotated[Optional[str], typer.Option(
-        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
+        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
+        "no-guess).")] = None,
     seed: Annotated[Optional[int], typer.Option(
-        help="Random seed; the same seed gives the same board.")] = None,
+        help="Random seed; the same seed gives the same board (board i of --count uses seed + "
+        "i). Drawn and printed when not given.")] = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", help="Layout text or binary MBF.")] = OutputFormat.text,
     output: Annotated[Optional[Path], typer.Option(
         "--output", "-o", help="Write here instead of stdout.")] = None,
+    count: Annotated[int, typer.Option(
+        help="How many boards; more than one needs --output-dir.")] = 1,
+    output_dir: Annotated[Optional[Path], typer.Option(
+        help="Write each board to a file here: board-0000.txt (or .mbf), ...")] = None,
+    method: Annotated[Method, typer.Option(
+        help="no-guess: reject (uniform among guess-free boards) or adjust (moves mines; any "
+        "density, not uniform).")] = Method.reject,
+    grade: Annotated[Optional[int], typer.Option(
+        help="no-guess: the hardest reasoning the board needs, 1-4.")] = None,
+    jobs: Annotated[int, typer.Option(help="Worker processes for --count.")] = 1,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds for all the boards (no-guess boards can take long to find); past it, "
+        "exit status 3.")] = 600.0,
 ) -> None:
-    """Generate a seeded mine layout under a first-click rule."""
-    from msanalysis.play.noguess import generate as generate_layout
+    """Generate seeded mine layouts under a first-click rule (no-guess boards checked again)."""
+    import random
 
+    from msanalysis.play.bench import check_jobs
+    from msanalysis.play.noguess import generate_many
+
+    check_time_limit(time_limit)
+    if count < 1:
+        fail(f"--count must be at least 1, got {count}")
+    if count > 1 and output_dir is None:
+        fail("--count above 1 needs --output-dir")
+    if output_dir is not None and output is not None:
+        fail("give --output or --output-dir, not both")
     with user_errors():
+        check_jobs(jobs)
         size = board_size(chosen_difficulty(difficulty, width, height, mines),
                           width=width, height=height, mines=mines)
         click = first_click_of(first_click, rules, size)
-        board = generate_layout(*size, rules=rules, first_click=click, seed=seed)
-        if format is OutputFormat.mbf:
-            data = board.to_mbf()
-            if output is None:
-                if stdout_is_terminal():
-                    fail("MBF is binary; write it to a file with -o FILE")
-                sys.stdout.buffer.write(data)
-                sys.stdout.flush()
-            else:
-                output.write_bytes(data)
+        # A drawn seed is printed with the board, so that every board can be made again.
+        base = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        boards = generate_many(*size, count, rules=rules.value, first_click=click, seed=base,
+                               method=method.value, grade=grade, jobs=jobs,
+                               time_limit=time_limit)
+        extra = (f", method {method.value}" + (f", grade {grade}" if grade else "")
+                 if rules is FirstClick.NO_GUESS else "")
+
+        def comment(i: int) -> str:
+            return (f"# {size[0]}x{size[1]}, {text.quantity(size[2], 'mine')}, rules "
+                    f"{rules.value}{extra}, first click {click[0]},{click[1]}, seed {base + i}")
+
+        if output_dir is None:
+            _, board = next(iter(boards))
+            _write_board(board, comment(0), format, output)
             return
-        comment = (f"# {size[0]}x{size[1]}, {size[2]} mines, rules {rules}, first click "
-                   f"{click[0]},{click[1]}, seed {seed}")
-        text = f"{comment}\n{board.to_text()}\n"
+        output_dir.mkdir(parents=True, exist_ok=True)
+        suffix = "mbf" if format is OutputFormat.mbf else "txt"
+        written = 0
+        with _progress(f"{rules.value} boards", count) as advance:
+            for i, board in boards:
+                _write_board(board, comment(i), format, output_dir / f"board-{i:04d}.{suffix}")
+                written += 1
+                advance()
+    typer.echo(f"wrote {text.quantity(written, 'board')} to {output_dir}", err=True)
+
+
+@contextmanager
+def _progress(description: str, total: int, *,
+              show: bool = True) -> Iterator[Callable[[], None]]:
+    """A progress bar on a terminal (nothing elsewhere, or when not ``show``): yields the
+    function that advances it."""
+    if not (show and stdout_is_terminal()):
+        yield lambda: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, transient=True) as progress:
+        task = progress.add_task(description, total=total)
+        yield lambda: progress.advance(task)
+
+
+def _write_board(board: Board, comment: str, format: OutputFormat, output: Optional[Path]) -> None:
+    if format is OutputFormat.mbf:
+        data = board.to_mbf()
         if output is None:
-            typer.echo(text, nl=False)
+            if stdout_is_terminal():
+                fail("MBF is binary; write it to a file with -o FILE")
+            sys.stdout.buffer.write(data)
+            sys.stdout.flush()
         else:
-            output.write_text(text)
+            output.write_bytes(data)
+        return
+    text = f"{comment}\n{board.to_text()}\n"
+    if output is None:
+        typer.echo(text, nl=False)
+    else:
+        output.write_text(text)
 
 
 @app.command()
@@ -402,24 +500,20 @@ def reconstruct_command(
             grid = NumberGrid.load(file, rule=rule.value)
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
+    no_layout = result.no_layout
+    if no_layout is not None:  # reported as analyze reports an inconsistent position
+        fail(str(no_layout), EXIT_NO_ANSWER)
     layout = result.first
     if as_json:
         print_json({"rule": result.rule, "width": result.width, "height": result.height,
                     "solutions": decimal(result.count), "exhaustive": result.exhaustive,
                     "unique": result.unique,
-                    "layout": layout.to_text().splitlines() if layout is not None else None,
-                    "conflict": [list(cell) for cell in result.conflict]
-                    if result.conflict is not None else None})
+                    "layout": layout.to_text().splitlines() if layout is not None else None})
     else:
         typer.echo(f"{result.rule} {result.width}x{result.height}: {text.layouts_summary(result)}")
         if layout is not None:
             typer.echo(draw_grid(layout.to_text().splitlines()))
             typer.echo(text.quantity(layout.mine_count, "mine"))
-        if result.conflict is not None:
-            typer.echo("these clues cannot all hold: "
-                       + ", ".join(f"{row},{col}" for row, col in result.conflict))
-    if layout is None:
-        raise typer.Exit(EXIT_NO_ANSWER)
     if result.timed_out:
         raise typer.Exit(EXIT_GAVE_UP)
 
@@ -431,29 +525,49 @@ def solvable(
     board_file: Annotated[Path, typer.Argument(
         metavar="BOARD", help="A layout text file or an MBF file.")],
     first_click: Annotated[Optional[str], typer.Option(
-        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    rules: Annotated[str, typer.Option(
-        help="The first-click rule the game is played under.")] = "safe-cell",
+        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
+        "no-guess).")] = None,
+    rules: Annotated[FirstClick, typer.Option(
+        help="The first-click rule the game is played under.")] = FirstClick.SAFE_CELL,
+    mine_count: Annotated[bool, typer.Option(
+        "--mine-count/--no-mine-count", help="Allow reasoning with the total mine count "
+        "(--no-mine-count: ms-toollib's stricter standard).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Can this board be won from the first click without a guess? Exit 0 if so, 1 if not."""
+    """Can this board be won from the first click without a guess, and with what reasoning?
+    Exit 0 if so, 1 if not."""
     from msanalysis.play.noguess import solve_without_guessing
 
     with user_errors():
         board = Board.load(board_file)
         click = first_click_of(first_click, rules, (board.width, board.height))
-        result = solve_without_guessing(board, click, rules=rules)
+        if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
+            fail(f"--first-click {click[0]},{click[1]} is off the {board.width}x{board.height} "
+                 "board")
+        if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
+            if rules is FirstClick.UNSAFE:
+                fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "
+                     "once", EXIT_NO_ANSWER)
+            fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
+                 "never place there: is it the right board, first click and rule?")
+        result = solve_without_guessing(board, click, rules=rules.value,
+                                        use_mine_count=mine_count)
     rows = text.position_rows(result.position)
     if as_json:
-        print_json({"solvable": result.solvable, "first_click": list(click),
-                    "rounds": result.rounds, "revealed": result.revealed, "position": rows})
+        print_json({**result.to_dict(), "first_click": list(click), "position": rows})
     elif result.solvable:
         typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
-                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of analysis")
+                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of reasoning")
     else:
         typer.echo(draw_grid(rows))
         typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
-                   f"{result.revealed} safe cells ({result.rounds} rounds of analysis), above")
+                   f"{result.revealed} safe cells ({result.rounds} rounds of reasoning), above")
+    if not as_json and result.grade:
+        where = ", ".join(f"{r},{c}" for r, c in result.hardest_cells[:6])
+        more = " ..." if len(result.hardest_cells) > 6 else ""
+        what = "grade" if result.solvable else "hardest reasoning before logic stopped: grade"
+        typer.echo(f"{what} {result.grade} ({result.grade_name}), first needed in round "
+                   f"{(result.hardest_step or 0) + 1}, for {where}{more}")
     if not result.solvable:
         raise typer.Exit(EXIT_NO_ANSWER)
 
@@ -466,18 +580,19 @@ EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + 
 @app.command()
 def play(
     games: Annotated[int, typer.Option(help="How many games to play.")],
-    difficulty: Annotated[Optional[str], typer.Option(
-        help="beginner, intermediate or expert (default beginner).")] = None,
+    difficulty: Annotated[Optional[Difficulty], typer.Option(
+        help="The standard size (default beginner).")] = None,
     width: Annotated[Optional[int], typer.Option(
         help="Columns (overrides the difficulty).")] = None,
     height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
     mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
-    rules: Annotated[str, typer.Option(
-        help="unsafe, safe-cell, safe-opening or windows-xp.")] = "safe-cell",
+    rules: Annotated[FirstClick, typer.Option(
+        help="How the first click is protected.")] = FirstClick.SAFE_CELL,
     first_click: Annotated[Optional[str], typer.Option(
-        help="ROW,COL of the first click; default 0,0 (3,3 for safe-opening).")] = None,
-    strategy: Annotated[str, typer.Option(
-        help="best, safest or paper (seed 003's baseline).")] = "best",
+        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
+        "no-guess).")] = None,
+    strategy: Annotated[StrategyName, typer.Option(
+        help="The strategy; paper is seed 003's baseline.")] = StrategyName.best,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(
@@ -497,28 +612,14 @@ def play(
         click = parse_cell(first_click, "--first-click") if first_click else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
-            height=height, mines=mines, rules=rules, first_click=click, strategy=strategy)
+            height=height, mines=mines, rules=rules.value, first_click=click,
+            strategy=strategy.value)
         spec.check()
         if save_replays is not None:
             save_replays.mkdir(parents=True, exist_ok=True)
-        if stdout_is_terminal() and not as_json:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeRemainingColumn,
-            )
-
-            columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                       TimeRemainingColumn())
-            with Progress(*columns, transient=True) as progress:
-                task = progress.add_task(f"{spec.name} {spec.strategy}", total=games)
-                summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask,
-                                replays=save_replays,
-                                on_result=lambda _: progress.advance(task))
-        else:
-            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays)
+        with _progress(f"{spec.name} {spec.strategy}", games, show=not as_json) as advance:
+            summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays,
+                            on_result=lambda _: advance())
     if summary.interrupted:
         typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
     if as_json:
@@ -927,6 +1028,9 @@ def puzzle_solve(
             raise error.in_file(str(file)) from None
         result = reconstruct(grid, time_limit=time_limit)
         level = grade_of(grid, unique=True) if result.unique else None
+    no_layout = result.no_layout
+    if no_layout is not None:  # reported as reconstruct and analyze report it
+        fail(str(no_layout), EXIT_NO_ANSWER)
     layout = result.first
     clues = int((grid.clues >= 0).sum())
     summary = text.layouts_summary(result)
@@ -939,9 +1043,6 @@ def puzzle_solve(
                               for row in layout.mask.tolist()]))
         typer.echo(text.quantity(layout.mine_count, "filled cell" if grid.rule == "mosaic"
                                  else "mine"))
-    if result.conflict is not None:
-        typer.echo("these clues cannot all hold: "
-                   + ", ".join(f"{row},{col}" for row, col in result.conflict))
     if svg is not None:
         from msanalysis import svg as pictures
 
@@ -951,8 +1052,6 @@ def puzzle_solve(
             else:
                 svg.write_text(pictures.board(result))
         typer.echo(f"wrote {svg}", err=True)
-    if layout is None:
-        raise typer.Exit(EXIT_NO_ANSWER)
     if result.timed_out:
         raise typer.Exit(EXIT_GAVE_UP)
 

@@ -1018,7 +1018,8 @@ def together(parts: Sequence[ComponentCount]) -> ComponentCount:
     return ComponentCount(fewest, tuple(layouts))
 
 
-def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
+def count(constraints: Constraints, *, deadline: float | None = None,
+          cache: dict[Problem, ComponentCount] | None = None) -> Count:
     """Count every layout of a position and the mines each box and the sea hold across them.
 
     Parameters
@@ -1026,6 +1027,10 @@ def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
     constraints : Constraints
     deadline : float, optional
         A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
+    cache : dict, optional
+        Counts of problems met before, by problem: a component found there is not counted
+        again, and each one counted is added (a game asks about the same components turn
+        after turn).
 
     Returns
     -------
@@ -1052,8 +1057,15 @@ def count(constraints: Constraints, *, deadline: float | None = None) -> Count:
     >>> [str(result.box_probability(j)) for j in range(len(result.constraints.boxes))]
     ['1/3']
     """
-    parts = [count_component(Problem.of_component(constraints, component), deadline=deadline)
-             for component in constraints.components]
+    parts = []
+    for component in constraints.components:
+        problem = Problem.of_component(constraints, component)
+        part = None if cache is None else cache.get(problem)
+        if part is None:
+            part = count_component(problem, deadline=deadline)
+            if cache is not None:
+                cache[problem] = part
+        parts.append(part)
     joined = join(parts, len(constraints.sea), constraints.remaining, deadline=deadline)
     if joined.solutions == 0:
         raise InconsistentPosition("no layout fits the clues together with the mine count",

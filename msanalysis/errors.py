@@ -15,7 +15,9 @@ __all__ = [
     "InconsistentPosition",
     "InvalidInput",
     "MsanalysisError",
+    "NoLayout",
     "ParseError",
+    "name_clues",
 ]
 
 
@@ -78,15 +80,18 @@ class ParseError(MsanalysisError, ValueError):
         return ParseError(self.reason, line=self.line, column=self.column, source=source)
 
 
-class InconsistentPosition(MsanalysisError, ValueError):
-    """No mine layout satisfies the position.
+class NoLayout(MsanalysisError, ValueError):
+    """No mine layout fits the numbers: of a position, or of a number grid.
+
+    Both report it alike: a message naming a small set of clues that cannot all hold, and the
+    clues themselves in :attr:`clues`.
 
     Parameters
     ----------
     message : str
         Human-readable explanation.
     clues : list of (row, col)
-        A small set of revealed cells whose numbers cannot all hold together.
+        A small set of cells whose numbers cannot all hold together.
     uses_mine_count : bool
         True when the total mine count is part of the contradiction.
     """
@@ -96,6 +101,24 @@ class InconsistentPosition(MsanalysisError, ValueError):
         self.clues = sorted(clues or [])
         self.uses_mine_count = uses_mine_count
         super().__init__(message)
+
+
+def name_clues(numbered: list[tuple[tuple[int, int], int]], most: int = 12) -> str:
+    """Clues in words, for a message: the first ``most``, then how many more.
+
+    >>> name_clues([((0, 0), 1), ((2, 2), 0)])
+    'the 1 at (0, 0) and the 0 at (2, 2)'
+    """
+    named = [f"the {number} at {cell}" for cell, number in numbered[:most]]
+    if len(numbered) > most:  # the error keeps them all in ``clues``; the message names a few
+        named.append(f"{len(numbered) - most} more clues")
+    if len(named) > 1:
+        return ", ".join(named[:-1]) + " and " + named[-1]
+    return named[0] if named else "no clue"
+
+
+class InconsistentPosition(NoLayout):
+    """No mine layout satisfies the position (see :class:`NoLayout`)."""
 
 
 class IllegalMove(MsanalysisError, ValueError):

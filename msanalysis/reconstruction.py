@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
-from msanalysis.errors import AnalysisTooHard, InvalidInput, ParseError
+from msanalysis.errors import AnalysisTooHard, InvalidInput, NoLayout, ParseError, name_clues
 from msanalysis.files import read_text
 
 __all__ = ["ENGINES", "RULES", "NumberGrid", "Reconstruction", "reconstruct"]
@@ -456,6 +456,22 @@ class Reconstruction:
         self._parts = parts or []
         self._free = free if free is not None else np.zeros(0, dtype=np.int64)
         self._limit = limit
+
+    @property
+    def no_layout(self) -> NoLayout | None:
+        """When no layout fits: the error that says so, as an inconsistent position's does,
+        naming the clues of :attr:`conflict`. None when some layout fits.
+
+        Examples
+        --------
+        >>> print(reconstruct("00\\n01").no_layout)
+        no layout satisfies the 0 at (0, 0), the 0 at (0, 1) and the 1 at (1, 1)
+        """
+        if self.count or not self.exhaustive:
+            return None
+        cells = self.conflict or []
+        named = name_clues([(cell, int(self.grid.clues[cell])) for cell in cells])
+        return NoLayout(f"no layout satisfies {named}", clues=cells)
 
     @property
     def timed_out(self) -> bool:

@@ -23,7 +23,7 @@ from pysat.solvers import Solver
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Constraints, build, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, name_clues
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency"]
@@ -555,10 +555,6 @@ def _flags_near(position: Position, clues: list[Cell]) -> tuple[Cell, ...]:
     return tuple(sorted(found))
 
 
-_NAMED = 12
-"""The most clues an error message names one by one."""
-
-
 def inconsistency(constraints: Constraints, *,
                   deadline: float | None = None) -> InconsistentPosition:
     """The error for a position that no layout satisfies, naming a minimal set of clues.
@@ -590,11 +586,7 @@ def inconsistency(constraints: Constraints, *,
     total = constraints.position.total_mines
     total_text = f"{total} mine{'s' if total != 1 else ''} in total"
     number_at = {clue.cell: clue.number for clue in constraints.clues}
-    named = [f"the {number_at[cell]} at {cell}" for cell in cells[:_NAMED]]
-    if len(cells) > _NAMED:  # the error keeps them all in ``clues``; the message names a few
-        named.append(f"{len(cells) - _NAMED} more clues")
-    if len(named) > 1:
-        named = [", ".join(named[:-1]) + " and " + named[-1]]
+    named = [name_clues([(cell, number_at[cell]) for cell in cells])]
     if cells:
         message = f"no layout satisfies {named[0]}"
         if uses_count:

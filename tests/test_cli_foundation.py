@@ -59,7 +59,7 @@ def test_show_a_position_and_a_board(tmp_path):
     (["show", "missing.txt"], "no such file: missing.txt"),
     (["metrics", "ragged.txt"], "ragged.txt, line 2, column 3: row has 2 cells"),
     (["generate", "--width", "3", "--height", "3", "--mines", "20"], "do not fit"),
-    (["generate", "--difficulty", "huge"], "unknown difficulty 'huge'"),
+    (["generate", "--difficulty", "huge"], "'huge' is not one of 'beginner', 'intermediate'"),
     (["generate", "--rules", "safe-opening", "--width", "4", "--height", "4", "--mines", "13"],
      "too full for safe-opening"),
     (["generate", "--difficulty", "beginner", "--first-click", "9,0"], "off the 9x9 board"),

@@ -53,9 +53,9 @@ def test_play_summary_table():
 
 def test_play_errors_are_one_line():
     cases = [
-        (["--strategy", "nope"], "unknown strategy 'nope'"),
-        (["--rules", "lucky"], "unknown rules 'lucky'"),
-        (["--difficulty", "huge"], "unknown difficulty 'huge'"),
+        (["--strategy", "nope"], "'nope' is not one of 'best', 'safest', 'paper'"),
+        (["--rules", "lucky"], "'lucky' is not one of 'unsafe', 'safe-cell'"),
+        (["--difficulty", "huge"], "'huge' is not one of 'beginner', 'intermediate', 'expert'"),
         (["--first-click", "9,0"], "off the 9x9 board"),
         (["--difficulty", "beginner", "--mines", "81"], "do not fit"),
         (["--games", "0"], "--games must be at least 1"),
@@ -92,3 +92,12 @@ def test_save_replays_writes_games_that_replay_to_the_same_end(tmp_path):
         assert game.status in ("won", "lost") and replay.player == "best"
         wins += game.status == "won"
     assert wins == json.loads(result.stdout)["wins"]
+
+
+def test_the_choices_offered_are_the_library_s():
+    from msanalysis.cli import Difficulty, StrategyName
+    from msanalysis.play.strategies import STRATEGIES
+    from msanalysis.rules import DIFFICULTIES
+
+    assert {d.value for d in Difficulty} == set(DIFFICULTIES)
+    assert {s.value for s in StrategyName} == set(STRATEGIES)

@@ -23,7 +23,8 @@ LAYERS = {
 }
 MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
          "_toollib"}
-ENGINE = {"constraints", "sat", "counting", "analysis", "obvious", "reconstruction", "tracker",
+ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "reconstruction",
+          "tracker",
           "puzzle"}
 FACES = {"text", "svg", "cli", "explorer"}
 

@@ -61,3 +61,110 @@ def test_solvable_command(tmp_path):
     path.write_text("*.\n..\n")
     result = runner.invoke(app, ["solvable", str(path), "--first-click", "1,1"])
     assert result.exit_code == 1 and "not solvable" in result.stdout
+
+
+def test_grade_is_the_weakest_reasoning_that_wins():
+    from msanalysis.play.noguess import _solve
+    from msanalysis.tracker import Tracker
+
+    grades = set()
+    for seed in range(40):
+        board = generate(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=seed)
+        result = solve_without_guessing(board, (4, 4), rules="safe-opening")
+        if not result.solvable:
+            continue
+        grades.add(result.grade)
+        # Reasoning up to the grade wins; anything weaker stops.
+        for top, wins in ((result.grade, True), (result.grade - 1, False)):
+            tracker = Tracker(board, rules="safe-opening")
+            tracker.reveal((4, 4))
+            if top >= 1:
+                assert _solve(tracker, top).solvable == wins, (seed, top)
+        assert result.hardest_cells and result.hardest_step < result.rounds
+    assert {1, 2} <= grades
+
+
+def test_without_the_mine_count_is_stricter():
+    counts = [0, 0]
+    for seed in range(60):
+        board = generate(8, 8, 12, rules="safe-opening", first_click=(3, 3), seed=seed)
+        with_count = solve_without_guessing(board, (3, 3), rules="safe-opening")
+        without = solve_without_guessing(board, (3, 3), rules="safe-opening",
+                                         use_mine_count=False)
+        assert not without.solvable or with_count.solvable
+        assert without.grade <= 3
+        counts[0] += with_count.solvable
+        counts[1] += without.solvable
+    assert counts[0] > counts[1]
+
+
+def test_swappable_pairs_never_reject_a_winnable_board():
+    from msanalysis.play.noguess import _swappable_pair
+
+    caught = 0
+    for seed in range(150):
+        board = generate(9, 9, 12, rules="safe-opening", first_click=(4, 4), seed=seed)
+        if _swappable_pair(board.mask, (4, 4)):
+            caught += 1
+            assert not solvable_by_enumeration_opening(board, (4, 4)), seed
+    assert caught > 0
+
+
+def solvable_by_enumeration_opening(board, click):
+    game = Game(board, rules="safe-opening")
+    game.reveal(click)
+    while game.status == "playing":
+        position = game.position()
+        if len(position.hidden) > 18:
+            return solve_without_guessing(board, click, rules="safe-opening").solvable
+        safe = enumerate_layouts(position).forced_safe
+        if not safe:
+            return False
+        for cell in sorted(safe):
+            if game.status == "playing":
+                game.reveal(cell)
+    return game.status == "won"
+
+
+@pytest.mark.parametrize("method", ["reject", "adjust"])
+def test_generated_boards_are_won_by_logic(method):
+    for seed in range(3):
+        board = generate_no_guess(16, 16, 40, first_click=(3, 3), seed=seed, method=method)
+        assert board.mine_count == 40 and board.numbers[3, 3] == 0 and not board.mask[3, 3]
+        assert solve_without_guessing(board, (3, 3), rules="safe-opening").solvable
+        assert board == generate_no_guess(16, 16, 40, first_click=(3, 3), seed=seed,
+                                          method=method)
+
+
+def test_adjust_reaches_densities_rejection_cannot():
+    board = generate_no_guess(16, 16, 80, first_click=(8, 8), seed=2, method="adjust")
+    assert board.mine_count == 80
+    assert solve_without_guessing(board, (8, 8), rules="safe-opening").solvable
+
+
+def test_grade_asked_for():
+    for grade in (1, 2, 3):
+        board = generate_no_guess(9, 9, 10, first_click=(4, 4), seed=grade, grade=grade)
+        assert solve_without_guessing(board, (4, 4), rules="safe-opening").grade == grade
+    with pytest.raises(ValueError, match="grade"):
+        generate_no_guess(9, 9, 10, first_click=(4, 4), grade=5)
+    with pytest.raises(ValueError, match="method"):
+        generate_no_guess(9, 9, 10, first_click=(4, 4), method="guess")
+
+
+def test_generate_command_writes_checked_boards(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "boards"
+    result = runner.invoke(app, ["generate", "--rules", "no-guess", "--difficulty", "beginner",
+                                 "--count", "3", "--output-dir", str(out), "--seed", "4",
+                                 "--method", "adjust", "--grade", "2"])
+    assert result.exit_code == 0, result.output
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["board-0000.txt", "board-0001.txt", "board-0002.txt"]
+    for f in files:
+        check = solve_without_guessing(Board.load(f), (3, 3), rules="safe-opening")
+        assert check.solvable and check.grade == 2
+    result = runner.invoke(app, ["solvable", str(files[0]), "--first-click", "3,3", "--json"])
+    assert result.exit_code == 0 and '"grade": 2' in result.stdout
+    result = runner.invoke(app, ["generate", "--count", "2"])
+    assert result.exit_code == 2 and "--output-dir" in result.output

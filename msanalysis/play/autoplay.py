@@ -118,14 +118,6 @@ class Played:
         return self.status == "won"
 
 
-def _analyze_forced_only(position: Position) -> Any:
-    """The default analysis of a turn: counting is left until the strategy asks for a
-    probability, as most turns only need the forced cells."""
-    from msanalysis import analysis as engine  # it loads solvers: only when needed
-
-    return engine.analyze(position, forced_only=True)
-
-
 def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], Any] | None = None,
              on_move: Callable[[Move], None] | None = None) -> Played:
     """Play ``game`` with ``strategy`` until it is won or lost.
@@ -137,9 +129,10 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
         changed in place.
     strategy : Strategy
     analyze : callable, optional
-        Position -> Analysis, used when ``strategy.uses_analysis``; default
-        :func:`msanalysis.analysis.analyze` with ``forced_only=True`` (it counts only when a
-        probability is asked for).
+        Position -> Analysis, used when ``strategy.uses_analysis``, each turn after the
+        strategy's quick look. By default a :class:`~msanalysis.tracker.Tracker` follows the
+        game instead and keeps the analysis up to date click by click (the same analysis as
+        :func:`msanalysis.analysis.analyze`'s, so the same moves).
     on_move : callable, optional
         Called with every move applied, in order.
 
@@ -161,32 +154,50 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     >>> played.status == game.status != "playing"
     True
     """
-    run_analysis: Callable[[Position], Any] | None = None
-    if getattr(strategy, "uses_analysis", True):
-        run_analysis = analyze if analyze is not None else _analyze_forced_only
+    uses_analysis = getattr(strategy, "uses_analysis", True)
+    if uses_analysis and analyze is None:
+        return _follow(game, strategy, on_move)
     obvious = getattr(strategy, "obvious", None)
-    guesses = moves = turns = 0
-    while game.status == "playing":
+
+    def choose() -> tuple[Position, list[Move]]:
         position = game.position()
         chosen = obvious(position) if obvious is not None else []
         if not chosen:
-            analysis = run_analysis(position) if run_analysis is not None else None
+            analysis = analyze(position) if uses_analysis and analyze is not None else None
             chosen = strategy.choose(position, analysis)
+        return position, chosen
+
+    return _play(game, strategy, choose, game, on_move)
+
+
+class _Board(Protocol):
+    """What moves are applied to: the game itself, or a tracker that follows it."""
+
+    def is_revealed(self, cell: Cell) -> bool: ...
+    def is_flagged(self, cell: Cell) -> bool: ...
+    def reveal(self, cell: Cell) -> Any: ...
+    def flag(self, cell: Cell) -> Any: ...
+
+
+def _play(game: Game, strategy: Strategy, choose: Callable[[], tuple[Position, list[Move]]],
+          board: _Board, on_move: Callable[[Move], None] | None) -> Played:
+    """Ask ``choose`` for moves and apply them to ``board`` until ``game`` is over."""
+    guesses = moves = turns = 0
+    while game.status == "playing":
+        position, chosen = choose()
         turns += 1
         if not chosen:
             raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
                                f"played:\n{position.to_text()}")
         changed = False
         for move in chosen:
+            if board.is_revealed(move.cell) or board.is_flagged(move.cell):
+                continue  # an earlier move's cascade already opened it
             if move.kind == REVEAL:
-                if game.is_revealed(move.cell) or game.is_flagged(move.cell):
-                    continue  # an earlier move's cascade already opened it
-                game.reveal(move.cell)
+                board.reveal(move.cell)
                 guesses += move.guess
             else:
-                if game.is_flagged(move.cell) or game.is_revealed(move.cell):
-                    continue
-                game.flag(move.cell)
+                board.flag(move.cell)
             changed = True
             moves += 1
             if on_move is not None:
@@ -197,3 +208,24 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
             raise RuntimeError(f"strategy {strategy.name!r} chose only moves that change "
                                f"nothing: {chosen}")
     return Played(game.status, guesses, moves, turns)
+
+
+def _follow(game: Game, strategy: Strategy,
+            on_move: Callable[[Move], None] | None) -> Played:
+    """:func:`autoplay` with the analysis kept up to date by a
+    :class:`~msanalysis.tracker.Tracker` that follows the game, instead of made again from
+    the position every turn.
+
+    The strategy's quick look (``obvious``) is not asked for: the tracker finds those cells
+    for less. The cells revealed before each guess are the same (every cell proven safe is
+    revealed before a guess, whatever the order), and so is every guess.
+    """
+    from msanalysis.tracker import Tracker  # it loads the solvers: only when needed
+
+    tracker = Tracker.from_game(game)
+
+    def choose() -> tuple[Position, list[Move]]:
+        analysis = tracker.analysis
+        return analysis.position, strategy.choose(analysis.position, analysis)
+
+    return _play(game, strategy, choose, tracker, on_move)

@@ -11,17 +11,35 @@ others). Choosing guesses is the strategies' job; this module never guesses.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import Any
 
-from msanalysis.analysis import analyze
+import numpy as np
+
 from msanalysis.board import Board, Cell
-from msanalysis.errors import InvalidInput
-from msanalysis.game import Game
+from msanalysis.errors import AnalysisTooHard, InvalidInput
 from msanalysis.position import Position
 from msanalysis.rules import FirstClick
 from msanalysis.rules import generate as generate_by_rule
+from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
-__all__ = ["NoGuessResult", "generate", "generate_no_guess", "solve_without_guessing"]
+__all__ = [
+    "GRADES",
+    "METHODS",
+    "NoGuessResult",
+    "generate",
+    "generate_many",
+    "generate_no_guess",
+    "solve_without_guessing",
+]
+
+
+GRADES = {1: "single clues", 2: "two clues together", 3: "more clues together",
+          4: "the total mine count"}
+"""What each grade of reasoning is, by number (see :mod:`msanalysis.tracker`)."""
 
 
 @dataclass(frozen=True)
@@ -31,25 +49,50 @@ class NoGuessResult:
     Attributes
     ----------
     solvable : bool
-        True when forced safe cells alone clear the board.
+        True when cells proven safe alone clear the board.
     position : Position
-        The final position: the won board, or where no hidden cell is forced safe any more (or
+        The final position: the won board, or where no hidden cell is proven safe any more (or
         the lost first click under ``unsafe`` rules).
     rounds : int
-        Analyses made: each reveals every cell proven safe at that point.
+        Rounds of reasoning: each proves some cells safe or mines (the ones proven safe are
+        then revealed); when logic stops, the last round found nothing.
     revealed : int
         Safe cells revealed in all, the first click's cascade included.
+    grade : int
+        The hardest reasoning used: 1 single clues, 2 two clues together, 3 more clues together
+        (a component's clues), 4 the total mine count; 0 when the first click ends the game.
+        Each round uses the weakest reasoning that proves anything, so a board of grade ``g``
+        cannot be won with reasoning of lower grades alone.
+    hardest_step : int or None
+        The index (from 0) of the first round that needed that grade.
+    hardest_cells : tuple of (row, col)
+        The cells that round proved (safe or mines), row-major.
     """
 
     solvable: bool
     position: Position
     rounds: int
     revealed: int
+    grade: int = 0
+    hardest_step: int | None = None
+    hardest_cells: tuple[Cell, ...] = ()
+
+    @property
+    def grade_name(self) -> str:
+        """The grade in words (``"single clues"`` ... ``"the total mine count"``)."""
+        return GRADES.get(self.grade, "none")
+
+    def to_dict(self) -> dict:
+        """JSON-ready data (the ``solvable --json`` fields but the position)."""
+        return {"solvable": self.solvable, "grade": self.grade, "grade_name": self.grade_name,
+                "hardest_step": self.hardest_step,
+                "hardest_cells": [list(cell) for cell in self.hardest_cells],
+                "rounds": self.rounds, "revealed": self.revealed}
 
 
-def solve_without_guessing(board: Board, first_click: Cell, *,
-                           rules: str = "safe-cell") -> NoGuessResult:
-    """Play ``board`` from ``first_click`` revealing only forced safe cells.
+def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "safe-cell",
+                           use_mine_count: bool = True) -> NoGuessResult:
+    """Play ``board`` from ``first_click`` revealing only cells proven safe, and grade it.
 
     Parameters
     ----------
@@ -57,6 +100,9 @@ def solve_without_guessing(board: Board, first_click: Cell, *,
     first_click : (row, col)
     rules : str
         The first-click rule of the game (``windows-xp`` may move a mine first).
+    use_mine_count : bool
+        Allow reasoning with the total mine count (grade 4). False applies the stricter
+        standard of ms-toollib's ``is_solvable``, which never uses it.
 
     Returns
     -------
@@ -64,44 +110,86 @@ def solve_without_guessing(board: Board, first_click: Cell, *,
 
     Examples
     --------
-    >>> board = Board.from_text("*...\\n....\\n....\\n...*")
-    >>> solve_without_guessing(board, (1, 2)).solvable
-    True
+    The 1, 2 and 1 in the corner prove (2, 2) safe together, and no two of them do:
+
+    >>> board = Board.from_text("..*..\\n.....\\n*...*\\n.....")
+    >>> result = solve_without_guessing(board, (0, 0))
+    >>> result.solvable, result.grade, result.grade_name, result.hardest_cells
+    (True, 3, 'more clues together', ((2, 2),))
     >>> stuck = solve_without_guessing(Board.from_text("*.\\n.."), (1, 1))
     >>> stuck.solvable, stuck.position.to_text()
     (False, 'mines: 1\\n??\\n?1')
 
     Notes
     -----
-    At most one analysis per cell revealed; in practice a few dozen on an expert board.
+    The game is followed by a :class:`~msanalysis.tracker.Tracker`, which asks for the
+    cheapest reasoning first and looks again only at the clues a click changed; logic stops
+    as soon as no reasoning allowed proves anything.
     """
-    game = Game(board, rules=rules)
-    revealed = len(game.reveal(first_click))
-    rounds = 0
-    while game.status == "playing":
-        analysis = analyze(game.position(), forced_only=True)
-        rounds += 1
-        if not analysis.forced_safe:
+    tracker = Tracker(board, rules=rules)
+    tracker.reveal(first_click)
+    return _solve(tracker, MINE_COUNT if use_mine_count else COMPONENT)
+
+
+def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
+    """Reveal what logic proves safe, round after round, until the game ends or logic stops.
+
+    A round is one :meth:`Tracker.step` with ``reveal=True``: the cheapest reasoning that proves
+    anything, the cells it proves safe revealed at once and single clues followed from them.
+    """
+    rounds = grade = 0
+    hardest_step: int | None = None
+    hardest_cells: tuple[Cell, ...] = ()
+    while tracker.status == "playing":
+        found, cells = tracker._advance(max_grade, reveal=True)
+        if not found:
+            rounds += 1
             break
-        for cell in sorted(analysis.forced_safe):
-            if game.status != "playing":
-                break  # the last safe cells were revealed by an earlier cascade
-            revealed += len(game.reveal(cell))
-    return NoGuessResult(game.status == "won", game.position(), rounds, revealed)
+        if found > grade:
+            grade, hardest_step = found, rounds
+            hardest_cells = tuple(sorted(set(map(tracker._cell, cells))))
+        rounds += 1
+    position = tracker.position
+    revealed = int(np.count_nonzero(position.states >= 0))
+    return NoGuessResult(tracker.status == "won", position, rounds, revealed, grade,
+                         hardest_step, hardest_cells)
+
+
+METHODS = ("reject", "adjust")
+"""How :func:`generate_no_guess` makes a board: draw until one fits, or move mines."""
 
 
 def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
-                      seed: int | None = None, attempts: int = 1000) -> Board:
-    """Draw ``safe-opening`` layouts until one can be won from ``first_click`` without a guess.
+                      seed: int | None = None, method: str = "reject", grade: int | None = None,
+                      use_mine_count: bool = True, attempts: int = 100_000,
+                      deadline: float | None = None) -> Board:
+    """A board that can be won from ``first_click`` without a guess.
 
     Parameters
     ----------
     width, height, mines : int
     first_click : (row, col)
+        Its 3x3 block is free of mines, so the first click opens a cascade.
     seed : int, optional
         The same seed always gives the same board.
+    method : {"reject", "adjust"}
+        ``reject`` draws ``safe-opening`` layouts until one can be won by logic: every
+        guess-free layout is equally likely (with ``grade``, every one of that grade).
+        ``adjust`` starts from such a layout and, each time logic stops, moves mines so that the
+        cells logic was stuck on become all safe or all mines, as Simon Tatham's Mines does,
+        then checks the board again from the first click; it works at any density, but its
+        boards are not uniform among guess-free ones (mines drift away from where logic
+        stalls, towards the far side of the board).
+    grade : int, optional
+        Ask for a board whose hardest reasoning is of exactly this grade (see
+        :class:`NoGuessResult`).
+    use_mine_count : bool
+        Allow reasoning with the total mine count; False asks for boards that ms-toollib's
+        stricter ``is_solvable`` accepts too.
     attempts : int
-        How many layouts to try before giving up; dense boards are rarely solvable by logic.
+        Layouts to start from before giving up.
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which it gives up.
 
     Returns
     -------
@@ -109,26 +197,294 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
 
     Raises
     ------
-    ValueError
-        When none of ``attempts`` layouts could be won without a guess.
+    InvalidInput
+        On a bad argument, or when no board was found in ``attempts`` layouts.
+    AnalysisTooHard
+        When no board was found by ``deadline``.
 
     Examples
     --------
     >>> board = generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1)
     >>> solve_without_guessing(board, (4, 4)).solvable
     True
+    >>> board = generate_no_guess(9, 9, 30, first_click=(4, 4), seed=1, method="adjust")
+    >>> board.mine_count, solve_without_guessing(board, (4, 4)).solvable
+    (30, True)
+
+    Notes
+    -----
+    ``reject`` costs one check per layout drawn, and most layouts are given up early, as soon
+    as logic stops; ``adjust`` costs a check after each round of moves, and usually a few
+    rounds.
     """
+    if method not in METHODS:
+        raise InvalidInput(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if grade is not None and grade not in GRADES:
+        raise InvalidInput(f"unknown grade {grade!r}; grades are 1 to 4")
+    if grade == MINE_COUNT and not use_mine_count:
+        raise InvalidInput("grade 4 is the mine count, which use_mine_count=False leaves out")
     if attempts < 1:
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
-    draws = random.Random(seed)
-    for _ in range(attempts):
-        board = generate_by_rule(width, height, mines, rules="safe-opening",
-                                 first_click=first_click, seed=draws.getrandbits(64))
-        if solve_without_guessing(board, first_click, rules="safe-opening").solvable:
-            return board
+    top = MINE_COUNT if use_mine_count else COMPONENT
+    draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
+    for tried in range(attempts):
+        if deadline is not None and time.perf_counter() > deadline:
+            raise AnalysisTooHard(
+                f"no board of {mines} mines on {width}x{height} that can be won without a guess "
+                f"was found in the time limit ({tried} layouts tried); try --method adjust, fewer "
+                "mines or a longer --time-limit")
+        cells = draw.draw()
+        if method == "adjust":
+            board = _adjusted(draw.board(cells), first_click, draw,
+                              top if grade is None else grade)
+            if board is None:
+                continue
+            tracker = Tracker(board, rules="safe-opening")
+        elif draw.pairs.found(cells):
+            continue
+        else:
+            tracker = Tracker.dealt(height, width, cells)
+        tracker.reveal(first_click)
+        result = _solve(tracker, top)
+        if result.solvable and (grade is None or result.grade == grade):
+            return tracker.board
+    wanted = "" if grade is None else f" of grade {grade}"
     raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
-                     f"guess from {first_click} in {attempts} attempts; try fewer mines or more "
-                     "attempts")
+                       f"guess{wanted} from {first_click} in {attempts} attempts; try fewer "
+                       "mines or method 'adjust'")
+
+
+class _SafeOpening:
+    """Seeded ``safe-opening`` layouts: mines anywhere outside the first click's 3x3 block,
+    drawn as the row-major numbers of their cells."""
+
+    def __init__(self, width: int, height: int, mines: int, first_click: Cell,
+                 rng: random.Random) -> None:
+        # The same checks and messages as the rule itself.
+        generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
+                         seed=0)
+        row, col = first_click
+        self.shape = (height, width)
+        self.mines = mines
+        self.candidates = [r * width + c for r in range(height) for c in range(width)
+                           if abs(r - row) > 1 or abs(c - col) > 1]
+        self.rng = rng
+        self.pairs = _Pairs(height, width, first_click)
+
+    def draw(self) -> list[int]:
+        return self.rng.sample(self.candidates, self.mines)
+
+    def board(self, cells: list[int] | None = None) -> Board:
+        mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
+        mask[self.draw() if cells is None else cells] = True
+        return Board(mask.reshape(self.shape))
+
+
+class _Pairs:
+    """Finds a mine and a safe cell that could swap places unseen (see :func:`_swappable_pair`),
+    with the grid as bits of one Python integer framed by two cells (off the board counts as a
+    mine): 24 offsets, a dozen shifts and ands each."""
+
+    def __init__(self, height: int, width: int, first_click: Cell) -> None:
+        stride = width + 4
+        self.position = [(k // width + 2) * stride + k % width + 2 for k in range(height * width)]
+        inside = sum(1 << p for p in self.position)
+        self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
+        row, col = first_click
+        block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
+                    for c in range(col - 1, col + 2) if 0 <= r < height and 0 <= c < width)
+        self.open_cells = inside & ~block
+        self.offsets = _pair_offsets(stride)
+
+    def found(self, mines: list[int]) -> bool:
+        position = self.position
+        mine_bits = 0
+        for k in mines:
+            mine_bits |= 1 << position[k]
+        covered = self.frame | mine_bits
+        safe_bits = self.open_cells & ~mine_bits
+        for shift, others in self.offsets:
+            # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
+            found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
+            for e in others:
+                if not found:
+                    break
+                found &= covered >> e if e > 0 else covered << -e
+            if found:
+                return True
+        return False
+
+
+def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
+    """Whether some mine and some safe cell could swap places unseen: no number but theirs
+    would change, so nothing the player can reveal tells the two layouts apart, and winning
+    takes a guess.
+
+    That is so when every safe cell next to one of them but not the other (apart from the two
+    themselves) does not exist: each is a mine or off the board. A safe cell like that is
+    never opened by a cascade either (no 0 touches it), and the first click's block is left
+    out; so a board with such a pair cannot be won by logic, whatever logic is allowed, and
+    rejecting it at once changes no verdict.
+    """
+    height, width = mines.shape
+    return _Pairs(height, width, first_click).found(np.flatnonzero(mines.ravel()).tolist())
+
+
+_PAIR_OFFSETS: dict[int, list[tuple[int, list[int]]]] = {}
+
+
+def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
+    """Per offset from a mine to a safe cell within two steps: the offsets (from the mine) of
+    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``."""
+    if stride not in _PAIR_OFFSETS:
+        around = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
+        table = []
+        for dr in range(-2, 3):
+            for dc in range(-2, 3):
+                if not (dr or dc):
+                    continue
+                a = set(around)
+                b = {(r + dr, c + dc) for r, c in around}
+                differ = (a ^ b) - {(0, 0), (dr, dc)}
+                table.append((dr * stride + dc, [r * stride + c for r, c in sorted(differ)]))
+        _PAIR_OFFSETS[stride] = table
+    return _PAIR_OFFSETS[stride]
+
+
+def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -> Board | None:
+    """``board`` with mines moved until logic (up to ``grade``) wins it from ``first_click``;
+    None when moving mines stops helping.
+
+    Each pass plays the board by logic from the first click; where logic stops, the open cells
+    of a clue chosen at random are made all safe or all mines by swapping mines with cells
+    elsewhere (cells beside revealed ones first, then the far side, never the first click's
+    block), and play goes on. A pass that needed no move proves the board.
+    """
+    rng = draw.rng
+    row, col = first_click
+    protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
+    for _ in range(_ADJUST_PASSES):
+        tracker = Tracker(board, rules="safe-opening")
+        tracker.reveal(first_click)
+        moves = 0
+        while tracker.status == "playing":
+            if tracker._advance(grade, reveal=True)[0]:
+                continue
+            moves += 1
+            if not tracker.perturb(rng, protected):
+                # No clue has open cells: the cells left are walled in by proven mines. One of
+                # those mines changes places with a safe cell inside, and play starts again.
+                opened = _open_enclosure(tracker, rng, protected)
+                if opened is None:
+                    return None
+                board = opened
+                break
+        else:
+            if moves == 0:
+                return board
+            board = tracker.board
+    return None
+
+
+_ADJUST_PASSES = 30
+"""Passes of play and moves before a layout is given up (most need two or three)."""
+
+
+def _open_enclosure(tracker: Tracker, rng: random.Random, protected: set[Cell]) -> Board | None:
+    """The board with a proven mine beside the cells left swapped with a safe one of them."""
+    board = tracker.board
+    proven = tracker.forced[1]
+    hidden = tracker.position.hidden - proven
+    height, width = board.height, board.width
+    walls = sorted({(r, c) for r0, c0 in hidden for r in range(r0 - 1, r0 + 2)
+                    for c in range(c0 - 1, c0 + 2)
+                    if 0 <= r < height and 0 <= c < width and (r, c) in proven
+                    and (r, c) not in protected})
+    inside = sorted(c for c in hidden if not board.is_mine(c) and c not in protected)
+    if not walls or not inside:
+        return None
+    mask = board.mask.copy()
+    mask[rng.choice(walls)] = False
+    mask[rng.choice(inside)] = True
+    return Board(mask)
+
+
+def generate_many(width: int, height: int, mines: int, count: int, *, rules: str = "no-guess",
+                  first_click: Cell, seed: int = 0, method: str = "reject",
+                  grade: int | None = None, jobs: int = 1,
+                  time_limit: float | None = None) -> Iterator[tuple[int, Board]]:
+    """Boards ``0 .. count - 1``, board ``i`` from seed ``seed + i``, yielded as they are made.
+
+    Under ``no-guess`` rules every board is checked again from its first click before it is
+    yielded (by :func:`solve_without_guessing`, and for its grade when one was asked for).
+
+    Parameters
+    ----------
+    width, height, mines, count : int
+    rules, first_click, method, grade
+        As for :func:`generate` and :func:`generate_no_guess`.
+    seed : int
+    jobs : int
+        Worker processes; the boards are the same whatever their number.
+    time_limit : float, optional
+        Seconds for them all; a no-guess board not found by then raises ``AnalysisTooHard``
+        (the boards yielded before stay good).
+
+    Yields
+    ------
+    (int, Board)
+        The board's number and the board, in the order they are finished.
+
+    Raises
+    ------
+    RuntimeError
+        If a no-guess board fails its second check (which would be a bug).
+
+    Examples
+    --------
+    >>> sorted(i for i, _ in generate_many(9, 9, 10, 3, first_click=(4, 4)))
+    [0, 1, 2]
+    """
+    if count < 0:
+        raise InvalidInput(f"the number of boards cannot be negative, got {count}")
+    if jobs < 1:
+        raise InvalidInput(f"jobs must be at least 1, got {jobs}")
+    # perf_counter is the system's monotonic clock: worker processes read the same deadline.
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    make = partial(_one_board, width, height, mines, rules, first_click, method, grade, deadline)
+    if count == 0:
+        return
+    yield 0, make(seed)  # bad arguments fail here, in this process, with their message
+    seeds = range(seed + 1, seed + count)
+    if jobs == 1:
+        for i, s in enumerate(seeds, start=1):
+            yield i, make(s)
+        return
+    import multiprocessing
+
+    with multiprocessing.Pool(jobs) as pool:
+        for i, board in pool.imap_unordered(_numbered, [(i, make, s) for i, s in
+                                                        enumerate(seeds, start=1)]):
+            yield i, board
+
+
+def _numbered(job: tuple[int, Any, int]) -> tuple[int, Board]:
+    i, make, s = job
+    return i, make(s)
+
+
+def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cell,
+               method: str, grade: int | None, deadline: float | None, seed: int) -> Board:
+    if FirstClick.parse(rules) is not FirstClick.NO_GUESS:
+        if method != "reject" or grade is not None:
+            raise InvalidInput("--method and --grade are for rules 'no-guess'")
+        return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
+    board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
+                              method=method, grade=grade, deadline=deadline)
+    check = solve_without_guessing(board, first_click, rules="safe-opening")
+    if not check.solvable or (grade is not None and check.grade != grade):
+        raise RuntimeError(f"board of seed {seed} failed its check: {check}")
+    return board
 
 
 def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
@@ -147,6 +503,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     if FirstClick.parse(rules) is FirstClick.NO_GUESS:
         if first_click is None:
             raise InvalidInput("rules 'no-guess' need the first click")
-        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed)
+        return generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
+                                 attempts=1000)
     return generate_by_rule(width, height, mines, rules=rules, first_click=first_click,
                             seed=seed)

@@ -1,0 +1,184 @@
+"""The tracker against analyze() after every click, and against brute force on small boards."""
+
+import random
+
+import numpy as np
+import pytest
+
+from msanalysis.analysis import analyze_constraints as analyze
+from msanalysis.board import Board
+from msanalysis.errors import IllegalMove, InconsistentPosition
+from msanalysis.game import Game
+from msanalysis.position import HIDDEN
+from msanalysis.rules import generate
+from msanalysis.tracker import COMPONENT, MINE_COUNT, PAIR, SINGLE, Tracker
+from reference import enumerate_layouts
+
+
+def same_as_analyze(tracker: Tracker) -> None:
+    position = tracker.position
+    expected = analyze(position, ignore_flags=tracker.ignore_flags)
+    safe, mines = tracker.forced
+    assert (safe, mines) == (expected.forced_safe, expected.forced_mines), position.to_text()
+    analysis = tracker.analysis
+    assert analysis.solutions == expected.solutions
+    assert tracker.probabilities() == expected.counts.probabilities()
+    assert np.array_equal(analysis.probabilities, expected.probabilities, equal_nan=True)
+    assert analysis.requires_guess == expected.requires_guess
+    assert analysis.best_guess == expected.best_guess
+
+
+def play(tracker: Tracker, rng: random.Random, *, flags: float = 0.0, steps: int | None = None,
+         check=same_as_analyze) -> int:
+    """Reveal a proven safe cell when there is one, else a random safe cell; sometimes flag a
+    mine. Check after every click; returns the clicks checked."""
+    board = tracker.board
+    clicks = 0
+    while tracker.status == "playing" and (steps is None or clicks < steps):
+        check(tracker)
+        clicks += 1
+        safe, _ = tracker.forced
+        if safe:
+            tracker.reveal(min(safe))
+            continue
+        hidden = sorted(tracker.position.hidden)
+        if rng.random() < flags:
+            tracker.flag(rng.choice([c for c in hidden if board.is_mine(c)]))
+            continue
+        tracker.reveal(rng.choice([c for c in hidden if not board.is_mine(c)]))
+    return clicks
+
+
+@pytest.mark.parametrize("size, games", [((9, 9, 10), 12), ((16, 16, 40), 3), ((30, 16, 99), 1)])
+def test_equals_analyze_after_every_click(size, games):
+    width, height, mines = size
+    for seed in range(games):
+        board = generate(width, height, mines, rules="safe-cell", first_click=(0, 0), seed=seed)
+        tracker = Tracker(board, (0, 0))
+        assert play(tracker, random.Random(seed), flags=0.1) > 0
+
+
+def test_equals_analyze_on_a_large_board():
+    board = generate(100, 100, 2000, rules="safe-opening", first_click=(50, 50), seed=3)
+    tracker = Tracker(board, (50, 50))
+    assert play(tracker, random.Random(3), steps=4) == 4
+
+
+def test_follows_a_game_like_its_own_play():
+    board = generate(16, 16, 40, rules="safe-cell", first_click=(0, 0), seed=8)
+    game = Game(board)
+    game.reveal((0, 0))
+    followed, own = Tracker.from_game(game), Tracker(board, (0, 0))
+    rng = random.Random(8)
+    while game.status == "playing":
+        assert followed.position == own.position == game.position()
+        assert followed.forced == own.forced
+        safe, mines = own.forced
+        if mines and rng.random() < 0.3:
+            cell = min(mines)
+            followed.flag(cell)
+            own.flag(cell)
+            if rng.random() < 0.5:  # chord around a number next to the flag
+                numbers = [c for c in own.position.revealed
+                           if abs(c[0] - cell[0]) <= 1 and abs(c[1] - cell[1]) <= 1]
+                if numbers:
+                    assert followed.chord(numbers[0]) == own.chord(numbers[0])
+            continue
+        cell = min(safe) if safe else min(c for c in own.position.hidden if not board.is_mine(c))
+        assert followed.reveal(cell) == own.reveal(cell)
+    assert followed.status == own.status == game.status
+
+
+def test_unflag_and_wrong_flags():
+    board = generate(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=4)
+    tracker = Tracker(board, (4, 4))
+    safe_hidden = [c for c in tracker.position.hidden if not board.is_mine(c)]
+    wrong = safe_hidden[0]
+    tracker.flag(wrong)
+    try:
+        expected = analyze(tracker.position).forced_safe
+    except InconsistentPosition:
+        with pytest.raises(InconsistentPosition):
+            _ = tracker.forced
+    else:
+        assert tracker.forced[0] == expected
+    tracker.unflag(wrong)
+    same_as_analyze(tracker)
+    ignoring = Tracker(board, (4, 4), ignore_flags=True)
+    ignoring.flag(wrong)
+    same_as_analyze(ignoring)
+
+
+def test_against_brute_force_on_small_boards():
+    sizes = [(4, 4, 3), (5, 5, 5), (6, 5, 6), (7, 5, 8), (8, 6, 10), (6, 6, 9)]
+
+    def brute(tracker: Tracker) -> None:
+        position = tracker.position
+        if len(position.hidden) + len(position.flags) > 18:
+            return
+        reference = enumerate_layouts(position, ignore_flags=tracker.ignore_flags)
+        safe, mines = tracker.forced
+        assert (safe, mines) == (reference.forced_safe, reference.forced_mines)
+        assert tracker.analysis.solutions == reference.solutions
+        probabilities = tracker.probabilities()
+        for cell in reference.unknown:
+            assert probabilities[cell] == reference.probability(cell), (position, cell)
+
+    for seed in range(40):
+        width, height, mines = sizes[seed % len(sizes)]
+        rng = random.Random(seed)
+        first = (rng.randrange(height), rng.randrange(width))
+        board = generate(width, height, mines, rules="safe-cell", first_click=first, seed=seed)
+        tracker = Tracker(board, first, ignore_flags=seed % 5 == 0)
+        play(tracker, rng, flags=0.2, check=brute)
+
+
+def test_steps_come_cheapest_first():
+    # A 1 with two hidden cells, one of which a 0-free 1 pins down: each grade in turn.
+    tracker = Tracker(Board.from_text("*...\n....\n...*"), (0, 3))
+    step = tracker.step()
+    assert step.grade == PAIR and step.safe == ((2, 0), (2, 1), (2, 2))
+    step = tracker.step()
+    assert step.grade == SINGLE and step.mines == ((2, 3),)
+    assert tracker.step() is None
+    # The 1, 2 and 1 of the corner together, no two of them.
+    tracker = Tracker(Board.from_text("..*..\n.....\n*...*\n....."), (0, 0))
+    step = tracker.step()
+    assert step.grade == COMPONENT and step.safe == ((2, 2),)
+    # A 3 in the middle of 3 mines: only the count says that the far cells are safe.
+    tracker = Tracker(Board.from_text(".....\n..*..\n.*.*.\n.....\n....."), (2, 2))
+    assert tracker.step(max_grade=COMPONENT) is None
+    step = tracker.step()
+    assert step.grade == MINE_COUNT and len(step.safe) == 16 and step.mines == ()
+
+
+def test_moves_and_errors():
+    board = Board.from_text("*..\n...\n...")
+    tracker = Tracker(board)
+    assert tracker.position.hidden == frozenset(tracker.position.cells())
+    with pytest.raises(IllegalMove, match="off the"):
+        tracker.reveal((5, 0))
+    assert tracker.reveal((0, 0)) == [(0, 0)] and tracker.status == "lost"
+    assert tracker.exploded == (0, 0) and tracker.position.is_lost
+    expected = analyze(tracker.position)
+    assert tracker.forced == (expected.forced_safe, expected.forced_mines)
+    with pytest.raises(IllegalMove, match="over"):
+        tracker.reveal((1, 1))
+    moved = Tracker(board, (0, 0), rules="windows-xp")
+    assert moved.status == "playing" and moved.board.is_mine((0, 1))
+    assert (moved.position.states == HIDDEN).sum() < 9
+
+
+def test_perturb_moves_mines_and_keeps_the_count():
+    board = generate(30, 16, 170, rules="safe-opening", first_click=(3, 3), seed=1)
+    tracker = Tracker(board, (3, 3))
+    while tracker.step() is not None:
+        tracker.reveal_safe()
+    assert tracker.status == "playing"
+    assert tracker.perturb(random.Random(1), [(3, 3)])
+    moved = tracker.board
+    assert moved.mine_count == 170 and moved != board
+    revealed = tracker.position.states >= 0
+    assert not moved.mask[revealed].any()
+    assert (tracker.position.states[revealed] == moved.numbers[revealed]).all()
+    same_as_analyze(tracker)
