@@ -32,6 +32,7 @@ import subprocess
 import time
 
 import numpy as np
+from tables import print_table
 
 from msanalysis.puzzle import DEFAULT_DENSITY, make_puzzle
 from msanalysis.reconstruction import NumberGrid, reconstruct
@@ -72,13 +73,6 @@ def show(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)), flush=True)
 
 
 def against_tatham(sizes: list[tuple[int, int]]) -> None:

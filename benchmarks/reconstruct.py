@@ -25,6 +25,7 @@ import time
 
 import numpy as np
 from seed003_backtrack import backtrack
+from tables import print_table
 
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
@@ -60,13 +61,6 @@ def show(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-    print(f"\n{title}")
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    print("  ".join("-" * w for w in widths))
-    for row in rows:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths)), flush=True)
 
 
 def full_grids(sizes, cap: float) -> None:
