@@ -375,8 +375,10 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         kept = shown
     clues = np.where(kept, maker.clues.reshape(mask.shape), UNKNOWN)
     puzzle_grid = NumberGrid(clues, rule=rule)
-    _check_unique(puzzle_grid, layout, check, deadline)
-    measured = _local_grade(puzzle_grid) or 3  # unique, so what local rules leave needs SAT
+    settled = _check_unique(puzzle_grid, layout, check, deadline)
+    # Unique, so what local rules leave needs SAT; when the check's own local rules (single
+    # clues and pairs, as grade 2) left cells to its engine, the grade is 3 without grading.
+    measured = (_local_grade(puzzle_grid) or 3) if settled else 3
     if measured > level:
         raise RuntimeError(f"the puzzle made needs grade {measured}, more than {level}; "
                            "this is a bug")
@@ -426,14 +428,21 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
                        + (f" at grade {level}" if level < 3 else ""))
 
 
-def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None) -> None:
-    """Check with ``reconstruct`` (not the removal's solvers) that ``layout`` is the only answer."""
+def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None) -> bool:
+    """Check with ``reconstruct`` (not the removal's solvers) that ``layout`` is the only answer.
+
+    Returns whether its local rules (single clues and pairs) settled every cell by themselves,
+    leaving nothing to its engine: when they did not, the grid needs grade 3.
+    """
     remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
     found = reconstruct(grid, engine=engine, time_limit=remaining)
     if found.unique is None:
         raise AnalysisTooHard("the time limit ran out while checking that the puzzle is unique")
     if not found.unique or found.first != layout:
         raise RuntimeError("the puzzle made does not fit its layout alone; this is a bug")
+    # The components the engine solved, and cells no clue counts: none when local rules settled
+    # every cell (reconstruct's propagation is _settle with pairs, as _local_grade's level 2).
+    return not found._parts and found._free.size == 0
 
 
 class _Maker:
@@ -767,34 +776,35 @@ class _Region:
         use = is_tested | maker.kept[clue_ids]
         index, clue_ids, is_tested = index[use], clue_ids[use], is_tested[use]
         needs = maker.clues[clue_ids].tolist()
-        blocks = lits[index].tolist()
+        blocks, negated_blocks = lits[index].tolist(), (-lits[index]).tolist()
+        sizes = (lits[index] != 0).sum(axis=1).tolist()
         if (lits[index] == 0).any():  # clues on the grid's edge count fewer cells
             blocks = [[v for v in block if v] for block in blocks]
-        for block, need, clue, tested_here in zip(blocks, needs, clue_ids.tolist(),
-                                                  is_tested.tolist()):
-            size = len(block)
-            negated = [-v for v in block]
+            negated_blocks = [[v for v in block if v] for block in negated_blocks]
+        add_atmost = solver.add_atmost
+        for block, negated, size, need, clue, tested_here in zip(
+                blocks, negated_blocks, sizes, needs, clue_ids.tolist(), is_tested.tolist()):
             if tested_here:
                 select, differ = top_var + 1, top_var + 2
                 top_var += 2
                 # "select implies exactly need of block", with select counted size - need
                 # (resp. need) times: Minicard counts a repeated literal once per occurrence.
                 if need < size:
-                    solver.add_atmost(block + [select] * (size - need), size)
+                    add_atmost(block + [select] * (size - need), size)
                 if need > 0:
-                    solver.add_atmost(negated + [select] * need, size)
+                    add_atmost(negated + [select] * need, size)
                 solver.add_clause([-differ] + [-v if answer[v - 1] else v for v in block])
                 self.select[clue], self.differ[clue] = select, differ
             elif guard:
                 if need < size:
-                    solver.add_atmost(block + guard * (size - need), size)
+                    add_atmost(block + guard * (size - need), size)
                 if need > 0:
-                    solver.add_atmost(negated + guard * need, size)
+                    add_atmost(negated + guard * need, size)
             else:
                 if need < size:
-                    solver.add_atmost(block, need)
+                    add_atmost(block, need)
                 if need > 0:
-                    solver.add_atmost(negated, size - need)
+                    add_atmost(negated, size - need)
         if level == 2:
             self._add_pairs(maker, flat, lits, whole_block)
         self.level = level
