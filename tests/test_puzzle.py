@@ -341,6 +341,7 @@ def test_medium_puzzles(monkeypatch):
     monkeypatch.setattr(puzzle_module._Region, "test", counting)
     puzzle = make_puzzle(width=30, height=30, density=0.5, seed=4, check="sat")
     assert calls["whole"] > 0
+    assert puzzle.grade == grade(puzzle.grid) == 3  # read off the check's own local rules
     clues = puzzle.grid.clues
     found = reconstruct(puzzle.grid, engine="cpsat")
     assert found.unique and found.first == puzzle.solution
