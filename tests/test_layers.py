@@ -24,8 +24,7 @@ LAYERS = {
 MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
          "_toollib"}
 ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "reconstruction",
-          "tracker",
-          "puzzle"}
+          "tracker", "puzzle", "sampling"}
 FACES = {"text", "svg", "cli", "explorer"}
 
 

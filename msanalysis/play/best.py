@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -17,6 +18,7 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.errors import AnalysisTooHard
 from msanalysis.play.autoplay import REVEAL, Move
+from msanalysis.play.book import BOOKS, OpeningBook
 from msanalysis.play.endgame import TIE, Endgame
 from msanalysis.play.forced import ForcedFirst
 from msanalysis.play.longterm import LongTermRisk
@@ -103,6 +105,10 @@ class BestStrategy(ForcedFirst):
         How much the second safest next guess counts beside the safest one in step 3 (see
         :meth:`msanalysis.play.outlook.Outlook.outcomes`); 0 counts the safest only. The default
         0.25 is JSMinesweeper's 4:1.
+    book : str, optional
+        An opening book (:mod:`msanalysis.play.book`): the name of one shipped with the package
+        or the path of a book file. In a position the book holds, its guess is played instead
+        of steps 1-4.
 
     Examples
     --------
@@ -129,7 +135,7 @@ class BestStrategy(ForcedFirst):
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True,
-                 blend: float = 0.25, quick_look: bool = True) -> None:
+                 blend: float = 0.25, quick_look: bool = True, book: str | None = None) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         self.margin = margin
         self.candidates = candidates
@@ -138,9 +144,16 @@ class BestStrategy(ForcedFirst):
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
         self.blend = blend
+        self.book = None if book is None else _book(book)
 
     def guess(self, position: Position, analysis: Any) -> Move:
-        """The guess: the endgame's first click, else the candidate that looks best ahead."""
+        """The guess: the book's, else the endgame's first click, else the candidate that looks
+        best ahead."""
+        if self.book is not None:
+            cell = self.book.guess(position)
+            if cell is not None:
+                explanation = "guess: the opening book's" if self.explain else None
+                return Move(REVEAL, cell, guess=True, explanation=explanation)
         endgame = self._endgame_move(analysis)
         if endgame is not None:
             return endgame
@@ -156,6 +169,11 @@ class BestStrategy(ForcedFirst):
                 explanation += (f"; a 50/50 may form here, which raises its chance by "
                                 f"{bonus[cell] - 1:.2%}")
         return Move(REVEAL, cell, guess=True, explanation=explanation)
+
+    def considered(self, position: Position, analysis: Any) -> list[Cell]:
+        """The cells step 2 picks for the look ahead (frontier cells safest first, then sea
+        cells most likely to open a cascade), when no cell is forced safe."""
+        return self._candidates(analysis, _Risks.of(position, analysis))
 
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the exact endgame's first click, when few enough layouts are left."""
@@ -241,6 +259,12 @@ class BestStrategy(ForcedFirst):
         assert best is not None, "the safest candidate is always examined"
         _, cell, progress = best
         return cell, progress
+
+
+@cache
+def _book(name: str) -> OpeningBook:
+    """A shipped book by name, else a book file (read once per process)."""
+    return OpeningBook.named(name) if name in BOOKS else OpeningBook.load(name)
 
 
 def _neighbour_product(values: np.ndarray) -> np.ndarray:

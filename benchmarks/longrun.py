@@ -1,0 +1,119 @@
+"""A win rate over hundreds of thousands of games, in chunks that survive being stopped.
+
+Each finished chunk of ``--chunk`` games (seeds ``--seed`` onward, never the development seeds
+of ``paired.py``) is appended as one JSON line to the results file, named after the row, the
+strategy's options and the first seed; running the same command again plays only the chunks
+not yet in it, so a run can be spread over several sessions (or machines: give each its own
+``--seed``). The summary adds up every chunk in the file.
+
+    python benchmarks/longrun.py --row expert --games 200000 --seed 10000000 --jobs 2
+    python benchmarks/longrun.py --row expert --games 200000 --seed 10000000 --jobs 2 \\
+        --option "book='expert-safe-cell'"
+
+The median time per game is the median of the chunks' medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from msanalysis.play.bench import PlaySpec, bench, wilson_interval
+
+RESULTS = Path(__file__).resolve().parent / "results"
+ROWS = {  # row: (difficulty, rules)
+    "beginner": ("beginner", "safe-cell"),
+    "intermediate": ("intermediate", "safe-cell"),
+    "expert": ("expert", "safe-cell"),
+    "expert-opening": ("expert", "safe-opening"),
+}
+
+
+def parse_options(words: list[str]) -> dict:
+    options = {}
+    for word in words:
+        name, sep, text = word.partition("=")
+        try:
+            if not sep or not name:
+                raise ValueError
+            options[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            print(f"error: --option {word!r} is not name=<Python literal>", file=sys.stderr)
+            sys.exit(2)
+    return options
+
+
+def results_file(row: str, strategy: str, options: dict, seed: int) -> Path:
+    tag = "".join(f"-{k}={v}" for k, v in sorted(options.items())).replace("/", "_")
+    return RESULTS / f"longrun-{row}-{strategy}{tag}-seed{seed}.jsonl".replace("'", "")
+
+
+def summarize(chunks: list[dict]) -> str:
+    games = sum(c["games"] for c in chunks)
+    wins = sum(c["wins"] for c in chunks)
+    lo, hi = wilson_interval(wins, games)
+    seeds = (min(c["seeds"][0] for c in chunks), max(c["seeds"][1] for c in chunks))
+    median = statistics.median(c["median_ms"] for c in chunks)
+    return (f"{wins} wins of {games} games: {100 * wins / games:.2f}% (95% interval "
+            f"{100 * lo:.2f}-{100 * hi:.2f}), seeds {seeds[0]}..{seeds[1]}, "
+            f"{median:.1f} ms median per game")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--row", choices=sorted(ROWS), default="expert")
+    parser.add_argument("--strategy", default="best")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument("--games", type=int, default=200_000)
+    parser.add_argument("--seed", type=int, default=10_000_000)
+    parser.add_argument("--chunk", type=int, default=2000)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help="start no chunk after this long")
+    args = parser.parse_args()
+    options = parse_options(args.option)
+    difficulty, rules = ROWS[args.row]
+    spec = PlaySpec.standard(difficulty, rules=rules, strategy=args.strategy, options=options)
+    try:
+        spec.check()
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(2)
+    path = results_file(args.row, args.strategy, options, args.seed)
+    done = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    finished = {c["seeds"][0] for c in done}
+    start = time.perf_counter()
+    for first in range(args.seed, args.seed + args.games, args.chunk):
+        if first in finished:
+            continue
+        if args.time_limit and time.perf_counter() - start > args.time_limit:
+            print("time limit reached; run the same command again to continue", file=sys.stderr)
+            break
+        games = min(args.chunk, args.seed + args.games - first)
+        summary = bench(spec, games, seed=first, jobs=args.jobs)
+        if summary.interrupted:
+            print("interrupted; the chunks finished are kept", file=sys.stderr)
+            break
+        chunk = {"seeds": [first, first + games - 1], "games": summary.games,
+                 "wins": summary.wins, "median_ms": round(summary.median_ms, 2),
+                 "mean_ms": round(summary.mean_ms, 2), "seconds": round(summary.seconds, 1),
+                 "mean_guesses": round(summary.mean_guesses, 4), "jobs": args.jobs,
+                 "strategy": args.strategy, "options": {k: repr(v) for k, v in options.items()}}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as out:
+            out.write(json.dumps(chunk) + "\n")
+        done.append(chunk)
+        print(f"  seeds {first}..{first + games - 1}: {summary.wins}/{summary.games}; "
+              f"so far {summarize(done)}", file=sys.stderr, flush=True)
+    if done:
+        variant = args.strategy + "".join(f" {k}={v!r}" for k, v in options.items())
+        print(f"{args.row}, {variant}: {summarize(done)} ({path.name})")
+
+
+if __name__ == "__main__":
+    main()

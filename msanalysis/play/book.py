@@ -1,0 +1,130 @@
+"""An opening book: guesses for positions that recur at the start of games, chosen offline.
+
+From a fixed first click the positions before the first guesses repeat across games (on expert
+from the corner, half of all games make their first guess after a lone 1, 2 or 3 in the
+corner). For such positions ``benchmarks/opening_book.py`` races the candidate guesses by
+rollouts (:mod:`msanalysis.play.rollout`) and writes a book: a JSON file holding, per position,
+the guess that won most often and how sure the race was. :class:`OpeningBook` reads one;
+``best`` plays from it with ``book=`` (see :class:`~msanalysis.play.best.BestStrategy`). The
+books shipped with the package are in ``msanalysis/play/books/``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from msanalysis.board import Cell
+from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.files import read_text
+from msanalysis.position import Position
+
+__all__ = ["BOOKS", "Entry", "OpeningBook"]
+
+BOOKS = ("expert-safe-cell",)
+"""The books shipped with the package, by name (``books/<name>.json``)."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One position of the book: the guess to make there and the race that chose it.
+
+    Attributes
+    ----------
+    guess : (row, col)
+        The cell to reveal.
+    base : (row, col)
+        The guess the strategy makes there without the book.
+    wins, played : dict
+        Per candidate raced (``"row,col"``), rollouts won and played.
+    p : float
+        Sign-test p of ``guess`` against ``base`` on the layouts where exactly one of them won
+        (1.0 when they are the same cell).
+    """
+
+    guess: Cell
+    base: Cell
+    wins: dict[str, int]
+    played: dict[str, int]
+    p: float
+
+
+class OpeningBook:
+    """Guesses for given positions of one kind of game (board size, mines, first click).
+
+    Parameters
+    ----------
+    entries : dict
+        Position text (:meth:`msanalysis.position.Position.to_text`) -> :class:`Entry`.
+    about : dict
+        What the book is for and how it was made (board, rules, first click, strategy,
+        seeds): kept with the file, not read by play.
+
+    Examples
+    --------
+    >>> p = Position.from_text("mines: 1\\n??\\n1?")
+    >>> book = OpeningBook({p.to_text(): Entry((0, 1), (0, 0), {}, {}, 0.001)})
+    >>> book.guess(p), book.guess(Position.from_text("mines: 1\\n??\\n??"))
+    ((0, 1), None)
+    """
+
+    def __init__(self, entries: dict[str, Entry], about: dict[str, Any] | None = None) -> None:
+        self.entries = dict(entries)
+        self.about = dict(about or {})
+
+    def guess(self, position: Position) -> Cell | None:
+        """The book's guess for ``position``, or None when the position is not in it."""
+        entry = self.entries.get(position.to_text())
+        return None if entry is None else entry.guess
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def to_json(self) -> str:
+        """The book as JSON text (what :meth:`from_json` reads)."""
+        entries = [{"position": text, "guess": list(e.guess), "base": list(e.base),
+                    "wins": e.wins, "played": e.played, "p": e.p}
+                   for text, e in sorted(self.entries.items())]
+        return json.dumps({"about": self.about, "entries": entries}, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, *, source: str = "<book>") -> OpeningBook:
+        """Read a book written by :meth:`to_json`; a malformed one raises ParseError naming
+        ``source`` and the entry."""
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParseError(f"{source}: not JSON ({error})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
+            raise ParseError(f"{source}: a book is an object with a list of entries")
+        entries = {}
+        for i, item in enumerate(data["entries"]):
+            try:
+                position = Position.from_text(item["position"])
+                guess = (int(item["guess"][0]), int(item["guess"][1]))
+                base = (int(item["base"][0]), int(item["base"][1]))
+                entry = Entry(guess, base, dict(item["wins"]), dict(item["played"]),
+                              float(item["p"]))
+            except (KeyError, IndexError, TypeError, ValueError) as error:
+                raise ParseError(f"{source}: entry {i + 1}: {error}") from None
+            if guess not in position.hidden:
+                raise ParseError(f"{source}: entry {i + 1}: the guess {guess} is not a hidden "
+                                 f"cell of its position")
+            entries[position.to_text()] = entry
+        return cls(entries, data.get("about"))
+
+    @classmethod
+    def load(cls, path: str | Path) -> OpeningBook:
+        """Read a book file."""
+        return cls.from_json(read_text(path), source=str(path))
+
+    @classmethod
+    def named(cls, name: str) -> OpeningBook:
+        """A book shipped with the package (one of :data:`BOOKS`)."""
+        if name not in BOOKS:
+            raise InvalidInput(f"no book named {name!r}; the books are {', '.join(BOOKS)}")
+        text = resources.files("msanalysis.play").joinpath("books", f"{name}.json").read_text()
+        return cls.from_json(text, source=f"book {name}")
