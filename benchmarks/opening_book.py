@@ -10,10 +10,11 @@ Three steps, each saved in the state file so that a long build can be stopped (C
    considers (:meth:`~msanalysis.play.best.BestStrategy.considered`) are played out on the same
    layouts drawn uniformly from the position (:func:`msanalysis.play.rollout.race`): rounds of
    ``--per-round`` layouts, a candidate dropped when the sign test puts it behind the leader
-   with p < ``--alpha``, at most ``--rounds`` rounds. The rest of each game is played by
-   ``best`` without a book.
+   (``--alpha`` shared out over every test of the race), at most ``--rounds`` rounds. The
+   rest of each game is played by ``best`` without a book.
 3. *Write*: the book (``--output``) holds every raced position; its guess is the leader when
-   the leader beats ``best``'s own guess with p < ``--alpha``, else ``best``'s guess.
+   the leader beats ``best``'s own guess with p < ``--alpha`` divided by the number of other
+   candidates (it was picked as the best of them), else ``best``'s guess.
 
     python benchmarks/opening_book.py --difficulty beginner --time-limit 3600
     python benchmarks/paired.py --difficulty beginner --a strategy=best \
@@ -111,7 +112,8 @@ def write(path: Path, spec: PlaySpec, state: dict) -> OpeningBook:
         base = tuple(item["base"])
         leader = r.leader
         p = r.versus(leader, base).p_value if leader != base else 1.0
-        guess = leader if leader != base and p < alpha else base
+        # the leader is the best of several: Bonferroni over the candidates it was chosen from
+        guess = leader if leader != base and p < alpha / (len(r.candidates) - 1) else base
         key = lambda c: f"{c[0]},{c[1]}"
         entries[item["position"]] = Entry(guess, base, dict(zip(map(key, r.candidates), r.wins)),
                                           dict(zip(map(key, r.candidates), r.played)), p)
@@ -171,14 +173,16 @@ def main() -> None:
                 item["base"], cells = candidates_of(item["position"], args.candidates)
                 save_race(item, Race.start(cells))
             current = race_state(item)
-            while current.rounds < args.rounds and len(current.alive) > 1:
+
+            def saved(r: Race, item: dict = item) -> None:
+                save_race(item, r)
+                args.state.write_text(json.dumps(state))
                 if args.time_limit and time.perf_counter() - start > args.time_limit:
                     raise KeyboardInterrupt
-                current = race(Position.from_text(item["position"]), current, BestStrategy,
-                               rounds=current.rounds + 1, per_round=args.per_round,
-                               seed=args.race_seed, alpha=args.alpha)
-                save_race(item, current)
-                args.state.write_text(json.dumps(state))
+
+            current = race(Position.from_text(item["position"]), current, BestStrategy,
+                           rounds=args.rounds, per_round=args.per_round, seed=args.race_seed,
+                           alpha=args.alpha, on_round=saved)
             rates = ", ".join(f"{c}: {current.rate(c):.1%} of {n}" for c, n in
                               zip(current.candidates, current.played))
             print(f"{item['games']} games: base {tuple(item['base'])}, leader {current.leader}; "

@@ -87,7 +87,7 @@ def test_rollouts_lose_on_a_mine_and_play_on_otherwise() -> None:
 def test_a_race_is_repeatable_and_drops_the_worse_guess() -> None:
     position = Position.from_text("mines: 3\n1????\n" + "?????\n" * 3 + "?????")
     runs = [race(position, [(0, 1), (4, 4)], lambda: make_strategy("best"), rounds=4,
-                 per_round=20, seed=5) for _ in range(2)]
+                 per_round=40, seed=5) for _ in range(2)]
     assert runs[0] == runs[1]
     assert runs[0].leader == (4, 4)
     assert (0, 1) in runs[0].dropped

@@ -143,13 +143,15 @@ class Race:
 def race(position: Position, candidates: Sequence[Cell] | Race,
          strategy: Callable[[], Strategy], *, rounds: int, per_round: int, seed: int,
          alpha: float = 0.01, on_round: Callable[[Race], None] | None = None) -> Race:
-    """Rollouts in rounds; after each, a candidate behind the leader with sign-test p below
-    ``alpha`` (on the layouts where exactly one of the two won) is dropped.
+    """Rollouts in rounds; after each, a candidate behind the leader is dropped when the sign
+    test (on the layouts where exactly one of the two won) gives p below
+    ``alpha / (rounds * (candidates - 1))``.
 
-    Stops when ``rounds`` rounds have been played in all or one candidate is left. Pass a
-    :class:`Race` instead of the candidates to continue it (with the same ``seed`` and
-    ``per_round``). Dropping by repeated tests is a heuristic: the result is a choice, not a
-    proof.
+    The test is repeated after every round and against every other candidate; dividing
+    ``alpha`` by the number of such tests (Bonferroni) keeps the chance of dropping a candidate
+    as good as the leader below ``alpha`` for the whole race. Stops when ``rounds`` rounds have
+    been played in all or one candidate is left. Pass a :class:`Race` instead of the candidates
+    to continue it (with the same ``seed``, ``per_round`` and ``rounds``).
 
     Examples
     --------
@@ -161,6 +163,7 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     ((4, 4), [8, 19], [20, 20], [(0, 1)])
     """
     state = candidates if isinstance(candidates, Race) else Race.start(candidates)
+    threshold = alpha / (rounds * max(1, len(state.candidates) - 1))
     sampler = LayoutSampler(build(position))
     while state.rounds < rounds and len(state.alive) > 1:
         rng = random.Random(f"{seed}/{state.rounds}")
@@ -175,7 +178,7 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
         for cell in alive:
             if cell != leader:
                 p = state.versus(leader, cell).p_value
-                if p < alpha:
+                if p < threshold:
                     state.dropped[cell] = (leader, p)
         if on_round is not None:
             on_round(state)
