@@ -25,9 +25,13 @@ lint: $(STAMP)
 	$(BIN)/ruff check msanalysis tests benchmarks
 	$(BIN)/mypy
 
+# Helpers, and the long studies (hours; resumable, run on their own: see the README).
+NOT_BENCH = benchmarks/seed003_backtrack.py benchmarks/tables.py benchmarks/longrun.py \
+	benchmarks/opening_book.py
+
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	for f in $(filter-out benchmarks/seed003_backtrack.py benchmarks/tables.py,$(wildcard benchmarks/*.py)); do $(BIN)/python $$f || exit 1; done
+	for f in $(filter-out $(NOT_BENCH),$(wildcard benchmarks/*.py)); do $(BIN)/python $$f || exit 1; done
 
 # Every notebook as HTML under build/notebooks/, to read them as a reader would (not committed).
 html: $(STAMP)
