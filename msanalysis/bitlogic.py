@@ -1,0 +1,554 @@
+"""A known layout played by logic alone on bit boards: the fast path of the no-guess check.
+
+Each set of cells (the mines, the revealed cells, the proven mines) is one Python integer with a
+bit per cell of the grid framed by a border one cell wide, numbered as
+:class:`~msanalysis.tracker.Tracker` numbers its cells. Single clues over the whole board and
+the cascade of a zero are then a few shifts and ands of those integers, not a loop over cells.
+Pairs of clues, components and the total mine count are asked in the tracker's order, over the
+same clues, components and counts (:mod:`msanalysis.counting`, SAT past a size), so that every
+round proves the same cells as a tracker playing the board with ``step(reveal=True)``.
+Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module only plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from msanalysis.board import Board, Cell
+from msanalysis.counting import ComponentCount, Problem, count_component, join
+from msanalysis.errors import AnalysisTooHard
+
+__all__ = ["LogicPlay", "play_by_logic"]
+
+SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
+_COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
+_CACHE_LIMIT = 4096  # component counts kept (a board uses a few dozen)
+
+
+@dataclass(frozen=True, slots=True)
+class LogicPlay:
+    """How far logic alone gets on a board from its first click.
+
+    Attributes
+    ----------
+    solvable : bool
+        Every safe cell was revealed.
+    grade : int
+        The hardest reasoning a round needed (1 single clues ... 4 the mine count); 0 when the
+        first round proved nothing.
+    rounds : int
+        Rounds of reasoning, the last one (which found nothing) included when logic stopped.
+    hardest_step : int or None
+        The first round of that grade.
+    hardest_cells : tuple of (row, col), or None
+        The cells that round proved, row-major; None when it is the first round and single
+        clues (which cells a round of single clues counts as proved, rather than opened by a
+        cascade, depends on the order the tracker looks at clues: ask it).
+    revealed : numpy.ndarray of bool
+        The cells revealed at the end.
+    """
+
+    solvable: bool
+    grade: int
+    rounds: int
+    hardest_step: int | None
+    hardest_cells: tuple[Cell, ...] | None
+    revealed: np.ndarray
+
+
+def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
+                  max_grade: int = MINE_COUNT) -> LogicPlay:
+    """Reveal ``first_click`` and then only cells proven safe, round after round.
+
+    Parameters
+    ----------
+    board : Board, or (height, width, mines)
+        The layout, or its size and the row-major numbers of its mine cells (no
+        :class:`~msanalysis.board.Board` is built then).
+    first_click : (row, col)
+        A safe cell of the board.
+    max_grade : int
+        The hardest reasoning allowed: 3 leaves the mine count out.
+
+    Returns
+    -------
+    LogicPlay
+
+    Raises
+    ------
+    ValueError
+        If the first click is off the board or on a mine.
+
+    Examples
+    --------
+    >>> board = Board.from_text("..*..\\n.....\\n*...*\\n.....")
+    >>> play = play_by_logic(board, (0, 0))
+    >>> play.solvable, play.grade, play.rounds, play.hardest_cells
+    (True, 3, 2, ((2, 2),))
+    >>> play_by_logic((2, 2, [0]), (1, 1)).solvable
+    False
+
+    Notes
+    -----
+    A round of single clues costs a few dozen operations on integers of one bit per cell for
+    each wave of deductions; pairs, components and the count cost what the tracker's do.
+    """
+    if isinstance(board, Board):
+        height, width = board.height, board.width
+        frame = _frame(height, width)
+        framed = np.zeros((height + 2, width + 2), dtype=bool)
+        framed[1:-1, 1:-1] = board.mask
+        truth = int.from_bytes(np.packbits(framed.ravel(), bitorder="little").tobytes(),
+                               "little")
+    else:
+        height, width, mines = board
+        frame = _frame(height, width)
+        w2 = width + 2
+        truth = 0
+        for k in mines:
+            truth |= 1 << ((k // width + 1) * w2 + k % width + 1)
+    row, col = first_click
+    if not (0 <= row < height and 0 <= col < width):
+        raise ValueError(f"the first click {first_click} is off the {width}x{height} board")
+    start = (row + 1) * frame.w2 + col + 1
+    if truth >> start & 1:
+        raise ValueError(f"the first click {first_click} is on a mine")
+    return _Play(frame, truth).play(start, max_grade)
+
+
+class _Frame:
+    """What depends only on the size: masks of the inside and of each cell's neighbours."""
+
+    def __init__(self, height: int, width: int) -> None:
+        self.height, self.width = height, width
+        w2 = self.w2 = width + 2
+        size = self.size = (height + 2) * w2
+        row = ((1 << width) - 1) << 1
+        self.inside = sum(row << (r * w2) for r in range(1, height + 1))
+        block = 7 | 5 << w2 | 7 << 2 * w2
+        # Only cells inside are ever asked about; those of the frame get no neighbours.
+        self.around = [block << (i - w2 - 1) if self.inside >> i & 1 else 0
+                       for i in range(size)]
+        offsets = [dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
+        self.near = [sum(1 << (i + o) for o in offsets if 0 <= i + o < size) for i in range(size)]
+        self.names = [(i // w2 - 1, i % w2 - 1) for i in range(size)]
+
+
+@lru_cache(maxsize=16)
+def _frame(height: int, width: int) -> _Frame:
+    return _Frame(height, width)
+
+
+def _bits(x: int) -> list[int]:
+    """The set bits of ``x``, lowest first."""
+    found = []
+    while x:
+        low = x & -x
+        found.append(low.bit_length() - 1)
+        x ^= low
+    return found
+
+
+class _Component:
+    """A connected group of clues with open cells, as the tracker keeps it."""
+
+    __slots__ = ("checked", "clues", "count", "problem")
+
+    def __init__(self, clues: list[int], problem: Problem) -> None:
+        self.clues = clues
+        self.problem = problem
+        self.count: ComponentCount | None = None
+        self.checked = False
+
+
+_CACHE: dict[Problem, ComponentCount] = {}
+"""Counts by problem, shared by every play (a count depends on the problem alone)."""
+
+
+class _Play:
+    """One board played by logic: the bit sets, and the tracker's bookkeeping for grades 2-4."""
+
+    def __init__(self, frame: _Frame, truth: int) -> None:
+        self.frame = frame
+        self.truth = truth
+        inside = frame.inside
+        self.safe = inside & ~truth
+        self.zero = self.safe & ~self._grow(truth)
+        self.revealed = 0
+        self.proven = 0  # mines proven
+        self.changed_pairs = 0  # cells changed since the pairs last looked
+        self.changed_groups = 0  # cells changed since the components were last rebuilt
+        self.dirty_pairs = 0  # clues whose pairs to look at
+        self.components: list[_Component] = []
+        self.component_of: dict[int, _Component] = {}
+
+    def _grow(self, x: int) -> int:
+        """``x`` and the cells next to it (bits of the frame may be set)."""
+        w2 = self.frame.w2
+        x |= (x << 1) | (x >> 1)
+        return x | (x << w2) | (x >> w2)
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _reveal(self, new: int) -> None:
+        """Reveal the safe cells ``new`` and what their zeros open."""
+        inside, zero, w2 = self.frame.inside, self.zero, self.frame.w2
+        before = revealed = self.revealed
+        new &= ~revealed
+        revealed |= new
+        wave = new & zero
+        while wave:
+            wave |= (wave << 1) | (wave >> 1)
+            wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+            revealed |= wave
+            wave &= zero
+        self.revealed = revealed
+        self._mark(revealed ^ before)
+
+    def _prove_mines(self, new: int) -> None:
+        new &= ~self.proven
+        self.proven |= new
+        self._mark(new)
+
+    def _mark(self, cells: int) -> None:
+        self.changed_pairs |= cells
+        self.changed_groups |= cells
+
+    # -- the game -------------------------------------------------------------------------------
+    def play(self, start: int, max_grade: int) -> LogicPlay:
+        self._reveal(1 << start)
+        rounds = grade = 0
+        hardest_step: int | None = None
+        hardest = 0
+        while self.revealed != self.safe:
+            found, cells = self._round(max_grade)
+            rounds += 1
+            if not found:
+                break
+            if found > grade:
+                grade, hardest_step, hardest = found, rounds - 1, cells
+        frame = self.frame
+        names = frame.names
+        hardest_cells = None if grade == SINGLE else tuple(names[i] for i in _bits(hardest))
+        return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
+                         _mask(self.revealed, frame))
+
+    def _round(self, max_grade: int) -> tuple[int, int]:
+        """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
+        single clues, every cell the round revealed or proved a mine)."""
+        for grade, rule in ((SINGLE, self._singles), (PAIR, self._pairs),
+                            (COMPONENT, self._components_step), (MINE_COUNT, self._count_step)):
+            if grade > max_grade:
+                break
+            found = rule()
+            if found:
+                return grade, found
+        return 0, 0
+
+    # -- grade 1 --------------------------------------------------------------------------------
+    def _singles(self) -> int:
+        """Clues whose open cells are all mines, or all safe, over the whole board at once,
+        wave after wave until nothing follows."""
+        inside, w2 = self.frame.inside, self.frame.w2
+        truth, safe = self.truth, self.safe
+        revealed_before, proven_before = self.revealed, self.proven
+        while True:
+            revealed, proven = self.revealed, self.proven
+            hidden_safe = safe & ~revealed
+            open_mines = truth & ~proven
+            # A clue with no hidden safe cell around has only mines left among its open cells;
+            # one with no open mine around has only safe cells.
+            x = hidden_safe | (hidden_safe << 1) | (hidden_safe >> 1)
+            all_mines = revealed & ~(x | (x << w2) | (x >> w2))
+            x = open_mines | (open_mines << 1) | (open_mines >> 1)
+            all_safe = revealed & ~(x | (x << w2) | (x >> w2))
+            x = all_mines | (all_mines << 1) | (all_mines >> 1)
+            mines = (x | (x << w2) | (x >> w2)) & open_mines
+            x = all_safe | (all_safe << 1) | (all_safe >> 1)
+            cleared = (x | (x << w2) | (x >> w2)) & hidden_safe & inside
+            if not (mines or cleared):
+                break
+            if mines:
+                self._prove_mines(mines)
+            if cleared:
+                self._reveal(cleared)
+        return (self.revealed ^ revealed_before) | (self.proven ^ proven_before)
+
+    # -- grade 2 --------------------------------------------------------------------------------
+    def _pairs(self) -> int:
+        """Two clues sharing open cells, each one's other cells decided by the difference; the
+        first pair that decides anything, in the tracker's order."""
+        frame = self.frame
+        around, near = frame.around, frame.near
+        revealed, truth = self.revealed, self.truth
+        dirty = self.dirty_pairs | (revealed & self._grow(self.changed_pairs))
+        self.changed_pairs = 0
+        self.dirty_pairs = 0
+        if not dirty:
+            return 0
+        open_cells = frame.inside & ~revealed & ~self.proven
+        open_mines = truth & ~self.proven
+        frontier = revealed & self._grow(open_cells)
+        looked = dirty & frontier
+        for a in _bits(looked):
+            ca = around[a] & open_cells
+            na = (around[a] & open_mines).bit_count()
+            for b in _bits(near[a] & frontier):
+                if b < a and looked >> b & 1:
+                    continue  # the pair was looked at from b
+                cb = around[b] & open_cells
+                shared = ca & cb
+                if not shared:
+                    continue
+                only_a, only_b = ca ^ shared, cb ^ shared
+                nb = (around[b] & open_mines).bit_count()
+                high = min(shared.bit_count(), na, nb)
+                low = max(0, na - only_a.bit_count(), nb - only_b.bit_count())
+                found = mines = cleared = 0
+                for own, n in ((only_a, na), (only_b, nb)):
+                    if not own:
+                        continue
+                    size = own.bit_count()
+                    if n - high == size:
+                        mines |= own
+                    elif n - low == 0:
+                        cleared |= own
+                    else:
+                        continue
+                    found |= own
+                if found:
+                    if mines:
+                        self._prove_mines(mines)
+                    if cleared:
+                        self._reveal(cleared)
+                    # The pairs not yet looked at stay to be looked at.
+                    self.dirty_pairs = dirty & ~((1 << a) - 1)
+                    return found
+        return 0
+
+    # -- grade 3 --------------------------------------------------------------------------------
+    def _open_cells(self, a: int) -> list[int]:
+        return _bits(self.frame.around[a] & self.frame.inside & ~self.revealed & ~self.proven)
+
+    def _regroup(self) -> None:
+        """Rebuild the components that hold a changed clue, keeping the others (and their
+        order), as the tracker does."""
+        frame = self.frame
+        revealed = self.revealed
+        dirty = revealed & self._grow(self.changed_groups)
+        self.changed_groups = 0
+        if not dirty:
+            return
+        component_of = self.component_of
+        around = frame.around
+        open_cells = frame.inside & ~revealed & ~self.proven
+        seeds: set[int] = set()
+        for i in _bits(dirty):
+            old = component_of.pop(i, None)
+            if old is not None:
+                for c in old.clues:
+                    component_of.pop(c, None)
+                seeds.update(old.clues)
+                old.clues = []
+            seeds.add(i)
+        self.components = [c for c in self.components if c.clues]
+        seen: set[int] = set()
+        for seed in sorted(seeds):
+            if seed in seen or not around[seed] & open_cells or not revealed >> seed & 1:
+                continue
+            group = [seed]
+            seen.add(seed)
+            opens: dict[int, list[int]] = {}
+            members: set[int] = set()
+            k = 0
+            while k < len(group):
+                a = group[k]
+                k += 1
+                cells = opens[a] = self._open_cells(a)
+                for j in cells:
+                    if j in members:
+                        continue
+                    members.add(j)
+                    for b in _bits(around[j] & revealed):
+                        if b not in seen:
+                            seen.add(b)
+                            old = component_of.pop(b, None)
+                            if old is not None:
+                                for c in old.clues:
+                                    component_of.pop(c, None)
+                                old.clues = []
+                            group.append(b)
+            self.components = [c for c in self.components if c.clues]
+            group.sort()
+            problem = self._problem(group, opens)
+            component = _Component(group, problem)
+            component.count = _CACHE.get(problem)
+            self.components.append(component)
+            for a in group:
+                component_of[a] = component
+
+    def _problem(self, group: list[int], opens: dict[int, list[int]]) -> Problem:
+        """The clues ``group`` over their open cells: cells with the same clues form a box,
+        boxes in the order of their first cell."""
+        clues_of: dict[int, list[int]] = {}
+        for c, a in enumerate(group):
+            for j in opens[a]:
+                clues_of.setdefault(j, []).append(c)
+        by_clues: dict[tuple[int, ...], list[int]] = {}
+        for j in sorted(clues_of):
+            by_clues.setdefault(tuple(clues_of[j]), []).append(j)
+        names = self.frame.names
+        boxes = []
+        scopes: list[list[int]] = [[] for _ in group]
+        for v, (clues, cells) in enumerate(by_clues.items()):
+            boxes.append(tuple(names[j] for j in cells))
+            for c in clues:
+                scopes[c].append(v)
+        around, open_mines = self.frame.around, self.truth & ~self.proven
+        needs = tuple((around[a] & open_mines).bit_count() for a in group)
+        return Problem(tuple(boxes), tuple(map(tuple, scopes)), needs,
+                       tuple(names[a] for a in group))
+
+    def _count_of(self, component: _Component) -> ComponentCount:
+        if component.count is None:
+            if len(_CACHE) > _CACHE_LIMIT:
+                _CACHE.clear()
+            component.count = _CACHE[component.problem] = count_component(component.problem)
+        return component.count
+
+    def _box_bits(self, box: tuple[Cell, ...]) -> int:
+        w2 = self.frame.w2
+        bits = 0
+        for row, col in box:
+            bits |= 1 << ((row + 1) * w2 + col + 1)
+        return bits
+
+    def _decide(self, verdicts: list[int], boxes: tuple[tuple[Cell, ...], ...]) -> int:
+        """Prove the boxes of verdict 1 mines and reveal those of -1; the cells, as bits."""
+        mines = cleared = 0
+        for verdict, box in zip(verdicts, boxes):
+            if verdict > 0:
+                mines |= self._box_bits(box)
+            elif verdict < 0:
+                cleared |= self._box_bits(box)
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        return mines | cleared
+
+    def _components_step(self) -> int:
+        """The cells a component's clues decide together: the first component that decides
+        any, counted when small, by SAT from the true layout when large."""
+        from msanalysis.tracker import _sat_verdicts
+
+        self._regroup()
+        for component in self.components:
+            if component.checked:
+                continue
+            problem = component.problem
+            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
+                verdicts = _sat_verdicts(problem, self._model(problem))
+            else:
+                try:
+                    counted = self._count_of(component)
+                except AnalysisTooHard:
+                    verdicts = _sat_verdicts(problem, self._model(problem))
+                else:
+                    total = counted.total
+                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
+                                for m, box in zip(counted.box_mines, problem.boxes)]
+            if verdicts is None:  # pragma: no cover - the true layout always fits
+                raise AssertionError("no layout fits a position of a known board")
+            component.checked = True
+            found = self._decide(verdicts, problem.boxes)
+            if found:
+                return found
+        return 0
+
+    def _model(self, problem: Problem) -> list[bool]:
+        truth, w2 = self.truth, self.frame.w2
+        return [bool(truth >> ((r + 1) * w2 + c + 1) & 1) for box in problem.boxes for r, c in box]
+
+    # -- grade 4 --------------------------------------------------------------------------------
+    def _count_step(self) -> int:
+        """The cells the total mine count decides, when it decides any."""
+        from msanalysis.tracker import _mine_bounds
+
+        self._regroup()
+        frame = self.frame
+        open_cells = frame.inside & ~self.revealed & ~self.proven
+        sea_cells = open_cells & ~self._grow(self.revealed)
+        remaining = self.truth.bit_count() - self.proven.bit_count()
+        sea = sea_cells.bit_count()
+        low = high = 0
+        for component in self.components:
+            a, b = _mine_bounds(component.problem)
+            low += a
+            high += b
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return 0
+        try:
+            parts = [self._count_of(c) for c in self.components]
+        except AnalysisTooHard:
+            return self._count_step_by_sat()
+        low = sum(p.offset for p in parts)
+        high = low + sum(len(p.layouts) - 1 for p in parts)
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return 0
+        joined = join(parts, sea, remaining)
+        solutions = joined.solutions
+        mines = cleared = 0
+        for k, component in enumerate(self.components):
+            for m, box in zip(joined.box_mines(k), component.problem.boxes):
+                if m == 0:
+                    cleared |= self._box_bits(box)
+                elif m == len(box) * solutions:
+                    mines |= self._box_bits(box)
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        found = mines | cleared
+        if sea and (joined.sea_mines == 0 or joined.sea_mines == sea * solutions):
+            # As the tracker does: the sea is decided after the boxes, less the cells that
+            # what the boxes revealed now border.
+            sea_cells &= ~self._grow(self.revealed)
+            if joined.sea_mines:
+                self._prove_mines(sea_cells)
+            else:
+                self._reveal(sea_cells)
+            found |= sea_cells
+        return found
+
+    def _count_step_by_sat(self) -> int:
+        """Grade 4 when counting is too hard: SAT over the whole position."""
+        from msanalysis.constraints import build
+        from msanalysis.position import HIDDEN, Position
+        from msanalysis.sat import forced_cells
+
+        frame = self.frame
+        numbers = Board(_mask(self.truth, frame)).numbers
+        states = np.where(_mask(self.revealed, frame), numbers, HIDDEN)
+        safe, mines = forced_cells(build(Position(states, self.truth.bit_count())))
+        found = 0
+        for cells, value in ((safe, -1), (mines, 1)):
+            bits = self._box_bits(tuple(cells)) & ~self.revealed & ~self.proven
+            if bits:
+                if value > 0:
+                    self._prove_mines(bits)
+                else:
+                    self._reveal(bits)
+                found |= bits
+        return found
+
+
+def _mask(bits: int, frame: _Frame) -> np.ndarray:
+    """The cells of ``bits`` as a boolean grid."""
+    size = frame.size
+    data = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
+    framed = np.unpackbits(data, bitorder="little")[:size].reshape(frame.height + 2, frame.w2)
+    return framed[1:-1, 1:-1].astype(bool)
