@@ -25,6 +25,7 @@ MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "form
          "_toollib"}
 ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "reconstruction",
           "tracker",
+          "bitlogic",
           "puzzle"}
 FACES = {"text", "svg", "cli", "explorer"}
 
