@@ -22,7 +22,7 @@ from msanalysis.board import Board, Cell
 from msanalysis.counting import ComponentCount, Problem, count_component, join
 from msanalysis.errors import AnalysisTooHard
 
-__all__ = ["LogicPlay", "play_by_logic"]
+__all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
 
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
 _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
@@ -97,6 +97,43 @@ def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     A round of single clues costs a few dozen operations on integers of one bit per cell for
     each wave of deductions; pairs, components and the count cost what the tracker's do.
     """
+    play, start = _dealt(board, first_click)
+    return play.play(start, max_grade)
+
+
+def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
+                  max_grade: int = MINE_COUNT) -> bool:
+    """Whether logic alone wins ``board`` from ``first_click``: :attr:`LogicPlay.solvable`
+    of :func:`play_by_logic`, found sooner.
+
+    Every pair of clues and every component that decides anything does so in the same pass,
+    where a round of :func:`play_by_logic` stops at the first. Cells proven stay proven
+    whatever else is learnt, so what logic proves in the end does not depend on the order it
+    looks, and the verdict is the same; the rounds and grades are not kept.
+
+    Parameters
+    ----------
+    board, first_click, max_grade
+        As for :func:`play_by_logic`.
+
+    Examples
+    --------
+    >>> wins_by_logic(Board.from_text("..*..\\n.....\\n*...*\\n....."), (0, 0))
+    True
+    >>> wins_by_logic(Board.from_text("..*..\\n.....\\n*...*\\n....."), (0, 0), max_grade=2)
+    False
+
+    Notes
+    -----
+    Costs as :func:`play_by_logic`, with fewer rounds.
+    """
+    play, start = _dealt(board, first_click)
+    play.first_only = False
+    return play.wins(start, max_grade)
+
+
+def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> tuple[_Play, int]:
+    """A play of ``board`` before the first click, and the first click's bit."""
     if isinstance(board, Board):
         height, width = board.height, board.width
         frame = _frame(height, width)
@@ -117,7 +154,7 @@ def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     start = (row + 1) * frame.w2 + col + 1
     if truth >> start & 1:
         raise ValueError(f"the first click {first_click} is on a mine")
-    return _Play(frame, truth).play(start, max_grade)
+    return _Play(frame, truth), start
 
 
 class _Frame:
@@ -185,6 +222,7 @@ class _Play:
         self.dirty_pairs = 0  # clues whose pairs to look at
         self.components: list[_Component] = []
         self.component_of: dict[int, _Component] = {}
+        self.first_only = True  # a round stops at the first pair or component deciding any
 
     def _grow(self, x: int) -> int:
         """``x`` and the cells next to it (bits of the frame may be set)."""
@@ -236,6 +274,12 @@ class _Play:
         return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
                          _mask(self.revealed, frame))
 
+    def wins(self, start: int, max_grade: int) -> bool:
+        self._reveal(1 << start)
+        while self.revealed != self.safe and self._round(max_grade)[0]:
+            pass
+        return self.revealed == self.safe
+
     def _round(self, max_grade: int) -> tuple[int, int]:
         """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
         single clues, every cell the round revealed or proved a mine)."""
@@ -280,137 +324,168 @@ class _Play:
     # -- grade 2 --------------------------------------------------------------------------------
     def _pairs(self) -> int:
         """Two clues sharing open cells, each one's other cells decided by the difference; the
-        first pair that decides anything, in the tracker's order."""
+        first pair that decides anything, in the tracker's order.
+
+        Called when single clues decide nothing, so every clue needs some but not all of its
+        open cells (``0 < n < open``). Then the tracker's bounds decide a pair ``a, b`` exactly
+        when ``na - nb`` is the number of cells of ``a`` outside ``b``, or ``nb - na`` that of
+        ``b`` outside ``a`` (and the two differ): numbers alone rule out most pairs before
+        their cells are compared.
+        """
         frame = self.frame
         around, near = frame.around, frame.near
-        revealed, truth = self.revealed, self.truth
+        revealed, proven = self.revealed, self.proven
         dirty = self.dirty_pairs | (revealed & self._grow(self.changed_pairs))
         self.changed_pairs = 0
         self.dirty_pairs = 0
         if not dirty:
             return 0
-        open_cells = frame.inside & ~revealed & ~self.proven
-        open_mines = truth & ~self.proven
+        open_cells = frame.inside & ~revealed & ~proven
+        open_mines = self.truth & ~proven
         frontier = revealed & self._grow(open_cells)
         looked = dirty & frontier
-        for a in _bits(looked):
-            ca = around[a] & open_cells
-            na = (around[a] & open_mines).bit_count()
-            for b in _bits(near[a] & frontier):
+        clues: dict[int, tuple[int, int, int]] = {}  # clue -> open cells, their number, need
+        every = 0
+        x = looked
+        while x:
+            low = x & -x
+            a = low.bit_length() - 1
+            x ^= low
+            if a in clues:
+                ca, ka, na = clues[a]
+            else:
+                ca = around[a] & open_cells
+                ca_mines = around[a] & open_mines
+                clues[a] = ca, ka, na = ca, ca.bit_count(), ca_mines.bit_count()
+            y = near[a] & frontier
+            while y:
+                low = y & -y
+                b = low.bit_length() - 1
+                y ^= low
                 if b < a and looked >> b & 1:
                     continue  # the pair was looked at from b
-                cb = around[b] & open_cells
-                shared = ca & cb
-                if not shared:
+                if b in clues:
+                    cb, kb, nb = clues[b]
+                else:
+                    cb = around[b] & open_cells
+                    cb_mines = around[b] & open_mines
+                    clues[b] = cb, kb, nb = cb, cb.bit_count(), cb_mines.bit_count()
+                # The shared cells it would take: ka - (na - nb), or kb + (na - nb).
+                d = na - nb
+                if not (0 < ka - d <= kb or 0 < kb + d <= ka):
                     continue
-                only_a, only_b = ca ^ shared, cb ^ shared
-                nb = (around[b] & open_mines).bit_count()
-                high = min(shared.bit_count(), na, nb)
-                low = max(0, na - only_a.bit_count(), nb - only_b.bit_count())
-                found = mines = cleared = 0
-                for own, n in ((only_a, na), (only_b, nb)):
-                    if not own:
-                        continue
-                    size = own.bit_count()
-                    if n - high == size:
-                        mines |= own
-                    elif n - low == 0:
-                        cleared |= own
-                    else:
-                        continue
-                    found |= own
+                shared = (ca & cb).bit_count()
+                if (shared != ka - d and shared != kb + d) or ca == cb:
+                    continue
+                found = self._pair_cells(ca, cb, na, nb)
                 if found:
-                    if mines:
-                        self._prove_mines(mines)
-                    if cleared:
-                        self._reveal(cleared)
-                    # The pairs not yet looked at stay to be looked at.
-                    self.dirty_pairs = dirty & ~((1 << a) - 1)
-                    return found
-        return 0
+                    if self.first_only:
+                        # The pairs not yet looked at stay to be looked at.
+                        self.dirty_pairs = dirty & ~((1 << a) - 1)
+                        return found
+                    # What the pairs left to look at know is still true: go on with them.
+                    every |= found
+        return every
+
+    def _pair_cells(self, ca: int, cb: int, na: int, nb: int) -> int:
+        """The tracker's rule for one pair: decide what it decides; the cells, as bits."""
+        shared = ca & cb
+        only_a, only_b = ca ^ shared, cb ^ shared
+        high = min(shared.bit_count(), na, nb)
+        low = max(0, na - only_a.bit_count(), nb - only_b.bit_count())
+        found = mines = cleared = 0
+        for own, n in ((only_a, na), (only_b, nb)):
+            if not own:
+                continue
+            size = own.bit_count()
+            if n - high == size:
+                mines |= own
+            elif n - low == 0:
+                cleared |= own
+            else:
+                continue
+            found |= own
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        return found
 
     # -- grade 3 --------------------------------------------------------------------------------
-    def _open_cells(self, a: int) -> list[int]:
-        return _bits(self.frame.around[a] & self.frame.inside & ~self.revealed & ~self.proven)
-
     def _regroup(self) -> None:
         """Rebuild the components that hold a changed clue, keeping the others (and their
-        order), as the tracker does."""
+        order), as the tracker does; a component grows from its first clue by shifts."""
         frame = self.frame
-        revealed = self.revealed
+        revealed, w2 = self.revealed, frame.w2
         dirty = revealed & self._grow(self.changed_groups)
         self.changed_groups = 0
         if not dirty:
             return
         component_of = self.component_of
-        around = frame.around
         open_cells = frame.inside & ~revealed & ~self.proven
-        seeds: set[int] = set()
+        seeds = dirty
         for i in _bits(dirty):
             old = component_of.pop(i, None)
             if old is not None:
                 for c in old.clues:
                     component_of.pop(c, None)
-                seeds.update(old.clues)
+                    seeds |= 1 << c
                 old.clues = []
-            seeds.add(i)
-        self.components = [c for c in self.components if c.clues]
-        seen: set[int] = set()
-        for seed in sorted(seeds):
-            if seed in seen or not around[seed] & open_cells or not revealed >> seed & 1:
+        frontier = revealed & self._grow(open_cells)
+        seeds &= frontier
+        seen = 0
+        for seed in _bits(seeds):
+            if seen >> seed & 1:
                 continue
-            group = [seed]
-            seen.add(seed)
-            opens: dict[int, list[int]] = {}
-            members: set[int] = set()
-            k = 0
-            while k < len(group):
-                a = group[k]
-                k += 1
-                cells = opens[a] = self._open_cells(a)
-                for j in cells:
-                    if j in members:
-                        continue
-                    members.add(j)
-                    for b in _bits(around[j] & revealed):
-                        if b not in seen:
-                            seen.add(b)
-                            old = component_of.pop(b, None)
-                            if old is not None:
-                                for c in old.clues:
-                                    component_of.pop(c, None)
-                                old.clues = []
-                            group.append(b)
-            self.components = [c for c in self.components if c.clues]
-            group.sort()
-            problem = self._problem(group, opens)
+            clues = 1 << seed
+            while True:
+                x = clues | (clues << 1) | (clues >> 1)
+                cells = (x | (x << w2) | (x >> w2)) & open_cells
+                x = cells | (cells << 1) | (cells >> 1)
+                grown = (x | (x << w2) | (x >> w2)) & revealed
+                if grown == clues:
+                    break
+                clues = grown
+            seen |= clues
+            group = _bits(clues)
+            for b in group:
+                old = component_of.pop(b, None)
+                if old is not None:  # it joins this group
+                    for c in old.clues:
+                        component_of.pop(c, None)
+                    old.clues = []
+            problem = self._problem(group, clues, cells)
             component = _Component(group, problem)
             component.count = _CACHE.get(problem)
+            self.components = [c for c in self.components if c.clues]
             self.components.append(component)
             for a in group:
                 component_of[a] = component
+        self.components = [c for c in self.components if c.clues]
 
-    def _problem(self, group: list[int], opens: dict[int, list[int]]) -> Problem:
-        """The clues ``group`` over their open cells: cells with the same clues form a box,
-        boxes in the order of their first cell."""
-        clues_of: dict[int, list[int]] = {}
-        for c, a in enumerate(group):
-            for j in opens[a]:
-                clues_of.setdefault(j, []).append(c)
-        by_clues: dict[tuple[int, ...], list[int]] = {}
-        for j in sorted(clues_of):
-            by_clues.setdefault(tuple(clues_of[j]), []).append(j)
-        names = self.frame.names
+    def _problem(self, group: list[int], clues: int, cells: int) -> Problem:
+        """The clues ``group`` (ascending; ``clues`` as bits) over their open cells ``cells``:
+        cells next to the same clues form a box, boxes in the order of their first cell."""
+        frame = self.frame
+        around, names = frame.around, frame.names
+        by_clues: dict[int, list[int]] = {}
+        for j in _bits(cells):
+            key = around[j] & clues
+            if key in by_clues:
+                by_clues[key].append(j)
+            else:
+                by_clues[key] = [j]
+        place = {a: c for c, a in enumerate(group)}
         boxes = []
         scopes: list[list[int]] = [[] for _ in group]
-        for v, (clues, cells) in enumerate(by_clues.items()):
-            boxes.append(tuple(names[j] for j in cells))
-            for c in clues:
-                scopes[c].append(v)
-        around, open_mines = self.frame.around, self.truth & ~self.proven
-        needs = tuple((around[a] & open_mines).bit_count() for a in group)
+        for v, (key, box) in enumerate(by_clues.items()):
+            boxes.append(tuple([names[j] for j in box]))
+            for a in _bits(key):
+                scopes[place[a]].append(v)
+        open_mines = self.truth & ~self.proven
+        needs = tuple([(around[a] & open_mines).bit_count() for a in group])
         return Problem(tuple(boxes), tuple(map(tuple, scopes)), needs,
-                       tuple(names[a] for a in group))
+                       tuple([names[a] for a in group]))
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
@@ -446,6 +521,7 @@ class _Play:
         from msanalysis.tracker import _sat_verdicts
 
         self._regroup()
+        every = 0
         for component in self.components:
             if component.checked:
                 continue
@@ -466,8 +542,10 @@ class _Play:
             component.checked = True
             found = self._decide(verdicts, problem.boxes)
             if found:
-                return found
-        return 0
+                if self.first_only:
+                    return found
+                every |= found
+        return every
 
     def _model(self, problem: Problem) -> list[bool]:
         truth, w2 = self.truth, self.frame.w2

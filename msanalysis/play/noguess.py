@@ -16,12 +16,12 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 import numpy as np
 
-from msanalysis.bitlogic import LogicPlay, play_by_logic
+from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
 from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InvalidInput
 from msanalysis.position import HIDDEN, Position
@@ -290,7 +290,12 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             continue
         else:
             # The layout as mine numbers: no Board is made for the layouts given up.
-            play = play_by_logic((height, width, cells), first_click, top)
+            layout = (height, width, cells)
+            if grade is None:
+                if wins_by_logic(layout, first_click, top):
+                    return draw.board(cells)
+                continue
+            play = play_by_logic(layout, first_click, top)
         if play.solvable and (grade is None or play.grade == grade):
             return draw.board(cells) if adjusted is None else adjusted
     wanted = "" if grade is None else f" of grade {grade}"
@@ -305,16 +310,10 @@ class _SafeOpening:
 
     def __init__(self, width: int, height: int, mines: int, first_click: Cell,
                  rng: random.Random) -> None:
-        # The same checks and messages as the rule itself.
-        generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
-                         seed=0)
-        row, col = first_click
         self.shape = (height, width)
         self.mines = mines
-        self.candidates = [r * width + c for r in range(height) for c in range(width)
-                           if abs(r - row) > 1 or abs(c - col) > 1]
+        self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
         self.rng = rng
-        self.pairs = _Pairs(height, width, first_click)
 
     def draw(self) -> list[int]:
         return self.rng.sample(self.candidates, self.mines)
@@ -323,6 +322,20 @@ class _SafeOpening:
         mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
         mask[self.draw() if cells is None else cells] = True
         return Board(mask.reshape(self.shape))
+
+
+@lru_cache(maxsize=16)
+def _opening_cells(width: int, height: int, mines: int,
+                   first_click: Cell) -> tuple[list[int], _Pairs]:
+    """The cells that may hold mines, and the finder of swappable pairs, once per game size
+    (boards are made by the thousand)."""
+    # The same checks and messages as the rule itself.
+    generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
+                     seed=0)
+    row, col = first_click
+    candidates = [r * width + c for r in range(height) for c in range(width)
+                  if abs(r - row) > 1 or abs(c - col) > 1]
+    return candidates, _Pairs(height, width, first_click)
 
 
 class _Pairs:
