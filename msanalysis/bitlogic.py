@@ -283,43 +283,63 @@ class _Play:
     def _round(self, max_grade: int) -> tuple[int, int]:
         """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
         single clues, every cell the round revealed or proved a mine)."""
-        for grade, rule in ((SINGLE, self._singles), (PAIR, self._pairs),
-                            (COMPONENT, self._components_step), (MINE_COUNT, self._count_step)):
-            if grade > max_grade:
-                break
-            found = rule()
+        found = self._singles()
+        if found:
+            return SINGLE, found
+        if max_grade >= PAIR:
+            found = self._pairs()
             if found:
-                return grade, found
+                return PAIR, found
+        if max_grade >= COMPONENT:
+            found = self._components_step()
+            if found:
+                return COMPONENT, found
+        if max_grade >= MINE_COUNT:
+            found = self._count_step()
+            if found:
+                return MINE_COUNT, found
         return 0, 0
 
     # -- grade 1 --------------------------------------------------------------------------------
     def _singles(self) -> int:
         """Clues whose open cells are all mines, or all safe, over the whole board at once,
-        wave after wave until nothing follows."""
+        wave after wave until nothing follows.
+
+        A clue with no hidden safe cell around has only mines among its open cells, and one
+        with no open mine around only safe cells: the cells around either kind are decided,
+        and the layout says which they are.
+        """
         inside, w2 = self.frame.inside, self.frame.w2
-        truth, safe = self.truth, self.safe
-        revealed_before, proven_before = self.revealed, self.proven
+        truth, safe, zero = self.truth, self.safe, self.zero
+        revealed = revealed_before = self.revealed
+        proven = proven_before = self.proven
         while True:
-            revealed, proven = self.revealed, self.proven
-            hidden_safe = safe & ~revealed
-            open_mines = truth & ~proven
-            # A clue with no hidden safe cell around has only mines left among its open cells;
-            # one with no open mine around has only safe cells.
-            x = hidden_safe | (hidden_safe << 1) | (hidden_safe >> 1)
-            all_mines = revealed & ~(x | (x << w2) | (x >> w2))
-            x = open_mines | (open_mines << 1) | (open_mines >> 1)
-            all_safe = revealed & ~(x | (x << w2) | (x >> w2))
-            x = all_mines | (all_mines << 1) | (all_mines >> 1)
-            mines = (x | (x << w2) | (x >> w2)) & open_mines
-            x = all_safe | (all_safe << 1) | (all_safe >> 1)
-            cleared = (x | (x << w2) | (x >> w2)) & hidden_safe & inside
-            if not (mines or cleared):
+            unknown = inside & ~(revealed | proven)
+            x = unknown & safe
+            x |= (x << 1) | (x >> 1)
+            near_safe = x | (x << w2) | (x >> w2)
+            x = unknown & truth
+            x |= (x << 1) | (x >> 1)
+            decides = revealed & ~(near_safe & (x | (x << w2) | (x >> w2)))
+            x = decides | (decides << 1) | (decides >> 1)
+            decided = (x | (x << w2) | (x >> w2)) & unknown
+            if not decided:
                 break
-            if mines:
-                self._prove_mines(mines)
-            if cleared:
-                self._reveal(cleared)
-        return (self.revealed ^ revealed_before) | (self.proven ^ proven_before)
+            proven |= decided & truth
+            new = decided & safe
+            revealed |= new
+            wave = new & zero
+            while wave:  # the cascade of the zeros revealed
+                wave |= (wave << 1) | (wave >> 1)
+                wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+                revealed |= wave
+                wave &= zero
+        self.revealed, self.proven = revealed, proven
+        changed = (revealed ^ revealed_before) | (proven ^ proven_before)
+        if changed:
+            self.changed_pairs |= changed
+            self.changed_groups |= changed
+        return changed
 
     # -- grade 2 --------------------------------------------------------------------------------
     def _pairs(self) -> int:
