@@ -50,6 +50,8 @@ class LogicPlay:
         cascade, depends on the order the tracker looks at clues: ask it).
     revealed : numpy.ndarray of bool
         The cells revealed at the end.
+    revealed_count : int
+        How many.
     """
 
     solvable: bool
@@ -58,6 +60,7 @@ class LogicPlay:
     hardest_step: int | None
     hardest_cells: tuple[Cell, ...] | None
     revealed: np.ndarray
+    revealed_count: int
 
 
 def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
@@ -173,6 +176,9 @@ class _Frame:
         offsets = [dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
         self.near = [sum(1 << (i + o) for o in offsets if 0 <= i + o < size) for i in range(size)]
         self.names = [(i // w2 - 1, i % w2 - 1) for i in range(size)]
+        self.bytes = (size + 7) // 8
+        # The bit of each cell, row-major: a grid from the bytes of an integer.
+        self.cells = (np.arange(1, height + 1)[:, None] * w2 + np.arange(1, width + 1)).ravel()
 
 
 @lru_cache(maxsize=16)
@@ -272,7 +278,7 @@ class _Play:
         names = frame.names
         hardest_cells = None if grade == SINGLE else tuple(names[i] for i in _bits(hardest))
         return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
-                         _mask(self.revealed, frame))
+                         _mask(self.revealed, frame), self.revealed.bit_count())
 
     def wins(self, start: int, max_grade: int) -> bool:
         self._reveal(1 << start)
@@ -646,7 +652,6 @@ class _Play:
 
 def _mask(bits: int, frame: _Frame) -> np.ndarray:
     """The cells of ``bits`` as a boolean grid."""
-    size = frame.size
-    data = np.frombuffer(bits.to_bytes((size + 7) // 8, "little"), dtype=np.uint8)
-    framed = np.unpackbits(data, bitorder="little")[:size].reshape(frame.height + 2, frame.w2)
-    return framed[1:-1, 1:-1].astype(bool)
+    data = np.frombuffer(bits.to_bytes(frame.bytes, "little"), dtype=np.uint8)
+    unpacked = np.unpackbits(data, bitorder="little")
+    return unpacked.take(frame.cells).view(bool).reshape(frame.height, frame.width)

@@ -164,7 +164,7 @@ def _result(board: Board, first_click: Cell, play: LogicPlay, rules: str,
     else:
         cells = play.hardest_cells
     return NoGuessResult(play.solvable, Position(states, board.mine_count), play.rounds,
-                         int(np.count_nonzero(play.revealed)), play.grade, play.hardest_step,
+                         play.revealed_count, play.grade, play.hardest_step,
                          cells)
 
 
