@@ -199,17 +199,20 @@ def _bits(x: int) -> list[int]:
 class _Component:
     """A connected group of clues with open cells, as the tracker keeps it."""
 
-    __slots__ = ("checked", "clues", "count", "problem")
+    __slots__ = ("checked", "clues", "count", "problem", "shape")
 
     def __init__(self, clues: list[int], problem: Problem) -> None:
         self.clues = clues
         self.problem = problem
-        self.count: ComponentCount | None = None
+        # A count depends on the sizes of the boxes and the clues over them, not on where
+        # they are: small shapes (a 1-2-1, a corner) come back on board after board.
+        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
+        self.count: ComponentCount | None = _CACHE.get(self.shape)
         self.checked = False
 
 
-_CACHE: dict[Problem, ComponentCount] = {}
-"""Counts by problem, shared by every play (a count depends on the problem alone)."""
+_CACHE: dict[tuple, ComponentCount] = {}
+"""Counts by shape of problem, shared by every play."""
 
 
 class _Play:
@@ -482,7 +485,6 @@ class _Play:
                     old.clues = []
             problem = self._problem(group, clues, cells)
             component = _Component(group, problem)
-            component.count = _CACHE.get(problem)
             self.components = [c for c in self.components if c.clues]
             self.components.append(component)
             for a in group:
@@ -517,7 +519,7 @@ class _Play:
         if component.count is None:
             if len(_CACHE) > _CACHE_LIMIT:
                 _CACHE.clear()
-            component.count = _CACHE[component.problem] = count_component(component.problem)
+            component.count = _CACHE[component.shape] = count_component(component.problem)
         return component.count
 
     def _box_bits(self, box: tuple[Cell, ...]) -> int:
