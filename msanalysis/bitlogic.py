@@ -199,10 +199,10 @@ def _bits(x: int) -> list[int]:
 class _Component:
     """A connected group of clues with open cells, as the tracker keeps it."""
 
-    __slots__ = ("checked", "clues", "count", "problem", "shape")
+    __slots__ = ("bits", "checked", "count", "problem", "shape")
 
-    def __init__(self, clues: list[int], problem: Problem) -> None:
-        self.clues = clues
+    def __init__(self, bits: int, problem: Problem) -> None:
+        self.bits = bits  # the clues
         self.problem = problem
         # A count depends on the sizes of the boxes and the clues over them, not on where
         # they are: small shapes (a 1-2-1, a corner) come back on board after board.
@@ -230,7 +230,6 @@ class _Play:
         self.changed_groups = 0  # cells changed since the components were last rebuilt
         self.dirty_pairs = 0  # clues whose pairs to look at
         self.components: list[_Component] = []
-        self.component_of: dict[int, _Component] = {}
         self.first_only = True  # a round stops at the first pair or component deciding any
 
     def _grow(self, x: int) -> int:
@@ -450,18 +449,15 @@ class _Play:
         self.changed_groups = 0
         if not dirty:
             return
-        component_of = self.component_of
         open_cells = frame.inside & ~revealed & ~self.proven
         seeds = dirty
-        for i in _bits(dirty):
-            old = component_of.pop(i, None)
-            if old is not None:
-                for c in old.clues:
-                    component_of.pop(c, None)
-                    seeds |= 1 << c
-                old.clues = []
-        frontier = revealed & self._grow(open_cells)
-        seeds &= frontier
+        kept = []
+        for component in self.components:
+            if component.bits & dirty:
+                seeds |= component.bits
+            else:
+                kept.append(component)
+        seeds &= revealed & self._grow(open_cells)
         seen = 0
         for seed in _bits(seeds):
             if seen >> seed & 1:
@@ -476,21 +472,10 @@ class _Play:
                     break
                 clues = grown
             seen |= clues
-            group = _bits(clues)
-            for b in group:
-                old = component_of.pop(b, None)
-                if old is not None:  # it joins this group
-                    for c in old.clues:
-                        component_of.pop(c, None)
-                    old.clues = []
-            problem = self._problem(group, clues, cells)
-            component = _Component(group, problem)
-            self.components = [c for c in self.components if c.clues]
-            self.components.append(component)
-            for a in group:
-                component_of[a] = component
-        self.components = [c for c in self.components if c.clues]
-
+            # A component no changed clue is part of may join this one through a new clue.
+            kept = [c for c in kept if not c.bits & clues]
+            kept.append(_Component(clues, self._problem(_bits(clues), clues, cells)))
+        self.components = kept
     def _problem(self, group: list[int], clues: int, cells: int) -> Problem:
         """The clues ``group`` (ascending; ``clues`` as bits) over their open cells ``cells``:
         cells next to the same clues form a box, boxes in the order of their first cell."""
