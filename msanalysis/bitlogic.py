@@ -147,10 +147,10 @@ def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> 
     else:
         height, width, mines = board
         frame = _frame(height, width)
-        w2 = width + 2
-        truth = 0
-        for k in mines:
-            truth |= 1 << ((k // width + 1) * w2 + k % width + 1)
+        cells = set(mines)
+        if cells and (min(cells) < 0 or max(cells) >= height * width):
+            raise ValueError(f"a mine is off the {width}x{height} board")
+        truth = sum(map(frame.cell_bits.__getitem__, cells))
     row, col = first_click
     if not (0 <= row < height and 0 <= col < width):
         raise ValueError(f"the first click {first_click} is off the {width}x{height} board")
@@ -177,6 +177,8 @@ class _Frame:
         self.near = [sum(1 << (i + o) for o in offsets if 0 <= i + o < size) for i in range(size)]
         self.names = [(i // w2 - 1, i % w2 - 1) for i in range(size)]
         self.bytes = (size + 7) // 8
+        self.cell_bits = [1 << ((k // width + 1) * w2 + k % width + 1)
+                          for k in range(height * width)]
         # The bit of each cell, row-major: a grid from the bytes of an integer.
         self.cells = (np.arange(1, height + 1)[:, None] * w2 + np.arange(1, width + 1)).ravel()
 
