@@ -536,8 +536,14 @@ class _Play:
         from msanalysis.tracker import _sat_verdicts
 
         self._regroup()
-        every = 0
-        for component in self.components:
+        components = self.components
+        if not self.first_only:
+            # Only the verdict is wanted: small components (cheap, and often counted before)
+            # first, and back to single clues as soon as one decides anything, before the
+            # large ones, which what follows will likely change anyway.
+            components = sorted((c for c in components if not c.checked),
+                                key=lambda c: len(c.problem.boxes))
+        for component in components:
             if component.checked:
                 continue
             problem = component.problem
@@ -557,10 +563,8 @@ class _Play:
             component.checked = True
             found = self._decide(verdicts, problem.boxes)
             if found:
-                if self.first_only:
-                    return found
-                every |= found
-        return every
+                return found
+        return 0
 
     def _model(self, problem: Problem) -> list[bool]:
         truth, w2 = self.truth, self.frame.w2
