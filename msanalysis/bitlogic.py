@@ -375,12 +375,14 @@ class _Play:
         frontier = revealed & self._grow(open_cells)
         looked = dirty & frontier
         clues: dict[int, tuple[int, int, int]] = {}  # clue -> open cells, their number, need
+        done: set[int] = set()  # the clues looked at: their pairs are done
         every = 0
         x = looked
         while x:
             low = x & -x
             a = low.bit_length() - 1
             x ^= low
+            done.add(a)
             if a in clues:
                 ca, ka, na = clues[a]
             else:
@@ -392,7 +394,7 @@ class _Play:
                 low = y & -y
                 b = low.bit_length() - 1
                 y ^= low
-                if b < a and looked >> b & 1:
+                if b in done:
                     continue  # the pair was looked at from b
                 if b in clues:
                     cb, kb, nb = clues[b]
