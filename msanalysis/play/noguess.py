@@ -353,8 +353,9 @@ class _Pairs:
 
     def __init__(self, height: int, width: int, first_click: Cell) -> None:
         stride = width + 4
-        self.position = [(k // width + 2) * stride + k % width + 2 for k in range(height * width)]
-        inside = sum(1 << p for p in self.position)
+        self.bits = [1 << ((k // width + 2) * stride + k % width + 2)
+                     for k in range(height * width)]
+        inside = sum(self.bits)
         self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
         row, col = first_click
         block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
@@ -363,10 +364,8 @@ class _Pairs:
         self.offsets = _pair_offsets(stride)
 
     def found(self, mines: list[int]) -> bool:
-        position = self.position
-        mine_bits = 0
-        for k in mines:
-            mine_bits |= 1 << position[k]
+        """Whether the distinct cells ``mines`` (row-major numbers) hold a swappable pair."""
+        mine_bits = sum(map(self.bits.__getitem__, mines))
         covered = self.frame | mine_bits
         safe_bits = self.open_cells & ~mine_bits
         for shift, others in self.offsets:
