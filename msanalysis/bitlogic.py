@@ -140,10 +140,9 @@ def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> 
     if isinstance(board, Board):
         height, width = board.height, board.width
         frame = _frame(height, width)
-        framed = np.zeros((height + 2, width + 2), dtype=bool)
-        framed[1:-1, 1:-1] = board.mask
-        truth = int.from_bytes(np.packbits(framed.ravel(), bitorder="little").tobytes(),
-                               "little")
+        rows = np.zeros((height, frame.w2 // 8), dtype=np.uint8)
+        rows[:, :(width + 7) // 8] = np.packbits(board.mask, axis=1, bitorder="little")
+        truth = int.from_bytes(rows.tobytes(), "little") << frame.first
     else:
         height, width, mines = board
         frame = _frame(height, width)
@@ -161,11 +160,15 @@ def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> 
 
 
 class _Frame:
-    """What depends only on the size: masks of the inside and of each cell's neighbours."""
+    """What depends only on the size: masks of the inside and of each cell's neighbours.
+
+    A row takes whole bytes, a free one on top: a boolean grid and an integer convert with
+    one packing of bits (the frame around the cells is the rest of each row's bytes).
+    """
 
     def __init__(self, height: int, width: int) -> None:
         self.height, self.width = height, width
-        w2 = self.w2 = width + 2
+        w2 = self.w2 = 8 * ((width + 9) // 8)
         size = self.size = (height + 2) * w2
         row = ((1 << width) - 1) << 1
         self.inside = sum(row << (r * w2) for r in range(1, height + 1))
@@ -176,11 +179,9 @@ class _Frame:
         offsets = [dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
         self.near = [sum(1 << (i + o) for o in offsets if 0 <= i + o < size) for i in range(size)]
         self.names = [(i // w2 - 1, i % w2 - 1) for i in range(size)]
-        self.bytes = (size + 7) // 8
+        self.first = w2 + 1  # the bit of cell (0, 0)
         self.cell_bits = [1 << ((k // width + 1) * w2 + k % width + 1)
                           for k in range(height * width)]
-        # The bit of each cell, row-major: a grid from the bytes of an integer.
-        self.cells = (np.arange(1, height + 1)[:, None] * w2 + np.arange(1, width + 1)).ravel()
 
 
 @lru_cache(maxsize=16)
@@ -647,6 +648,6 @@ class _Play:
 
 def _mask(bits: int, frame: _Frame) -> np.ndarray:
     """The cells of ``bits`` as a boolean grid."""
-    data = np.frombuffer(bits.to_bytes(frame.bytes, "little"), dtype=np.uint8)
-    unpacked = np.unpackbits(data, bitorder="little")
-    return unpacked.take(frame.cells).view(bool).reshape(frame.height, frame.width)
+    data = (bits >> frame.first).to_bytes(frame.height * frame.w2 // 8, "little")
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(frame.height, frame.w2 // 8)
+    return np.unpackbits(rows, axis=1, count=frame.width, bitorder="little").view(bool)
