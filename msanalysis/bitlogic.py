@@ -1,9 +1,10 @@
 """A known layout played by logic alone on bit boards: the fast path of the no-guess check.
 
 Each set of cells (the mines, the revealed cells, the proven mines) is one Python integer with a
-bit per cell of the grid framed by a border one cell wide, numbered as
-:class:`~msanalysis.tracker.Tracker` numbers its cells. Single clues over the whole board and
-the cascade of a zero are then a few shifts and ands of those integers, not a loop over cells.
+bit per cell, row after row in whole bytes inside a free border, in the order in which
+:class:`~msanalysis.tracker.Tracker` takes its cells (row-major). Single clues over the whole
+board and the cascade of a zero are then a few shifts and ands of those integers, not a loop
+over cells.
 Pairs of clues, components and the total mine count are asked in the tracker's order, over the
 same clues, components and counts (:mod:`msanalysis.counting`, SAT past a size), so that every
 round proves the same cells as a tracker playing the board with ``step(reveal=True)``.
@@ -26,7 +27,7 @@ __all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
 
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
 _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
-_CACHE_LIMIT = 4096  # component counts kept (a board uses a few dozen)
+_CACHE_LIMIT = 4096  # shapes of components whose counts are kept (then it starts again)
 
 
 @dataclass(frozen=True, slots=True)
