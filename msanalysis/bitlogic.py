@@ -361,7 +361,7 @@ class _Play:
         Called when single clues decide nothing, so every clue needs some but not all of its
         open cells (``0 < n < open``). Then the tracker's bounds decide a pair ``a, b`` exactly
         when ``na - nb`` is the number of cells of ``a`` outside ``b``, or ``nb - na`` that of
-        ``b`` outside ``a`` (and the two differ): numbers alone rule out most pairs before
+        ``b`` outside ``a`` (and the two differ): numbers alone rule out about half the pairs before
         their cells are compared.
         """
         frame = self.frame
