@@ -96,11 +96,19 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
 
 
 @lru_cache(maxsize=16)
-def _inside_bits(height: int, width: int) -> int:
-    """The cells of the board in :meth:`Board._counts`' layout of bits."""
-    stride = width + 1
+def _frame_bits(height: int, width: int) -> tuple[int, int, int, int]:
+    """The layout of bits of :meth:`Board._counts`: (row stride, bit of cell (0, 0), the cells,
+    the cells on the edge). Rows are whole bytes with at least one free bit after the cells
+    (shifts by one do not wrap), below a free row and bit 0 (every 2x2 window that touches
+    the board has its top-left corner at a bit >= 0)."""
+    stride = 8 * (width // 8 + 1)
+    first = stride + 1
     row = (1 << width) - 1
-    return sum(row << (r * stride) for r in range(1, height + 1))
+    inside = sum(row << (first + r * stride) for r in range(height))
+    edge = (row << first) | (row << (first + (height - 1) * stride))
+    for r in range(height):
+        edge |= (1 | 1 << (width - 1)) << (first + r * stride)
+    return stride, first, inside, edge
 
 
 def _grown(mask: np.ndarray) -> np.ndarray:
@@ -362,56 +370,51 @@ class Board:
     @cached_property
     def _counts(self) -> tuple[int, int]:
         """(openings, numbered safe cells next to no opening), with the grid as bits of one
-        Python integer: a few shifts find the zeros and their borders; openings are counted
-        from the runs of zeros along each row, a union-find joining the runs of neighbouring
-        rows that touch (diagonally included)."""
+        Python integer: a few shifts find the zeros and their borders.
+
+        Openings are counted without labelling them: the Euler number of the zeros
+        (8-connected) is read off their 2x2 windows (Gray's formula: windows with one zero,
+        with three, with two on a diagonal), and it is the openings less their holes, the
+        groups of numbered cells and mines (4-connected) that zeros surround on every side.
+        Holes are what is left of those cells once the ones reaching the edge are taken away
+        (by shifts, and by carries along each row), and are few and small.
+        """
         height, width = self._mask.shape
-        stride = width + 1  # an empty column between rows: shifts by one do not wrap
-        framed = np.zeros((height + 2, stride), dtype=bool)
-        framed[1:-1, :width] = self._mask
-        mines = int.from_bytes(np.packbits(framed.ravel(), bitorder="little").tobytes(), "little")
-        inside = _inside_bits(height, width)
+        stride, first, inside, edge = _frame_bits(height, width)
+        rows = np.zeros((height, stride // 8), dtype=np.uint8)
+        rows[:, :(width + 7) // 8] = np.packbits(self._mask, axis=1, bitorder="little")
+        mines = int.from_bytes(rows.tobytes(), "little") << first
 
-        def grown(x: int) -> int:
-            x |= (x << 1) | (x >> 1)
-            return x | (x << stride) | (x >> stride)
+        x = mines | (mines << 1) | (mines >> 1)
+        zero = inside & ~(x | (x << stride) | (x >> stride))
+        x = zero | (zero << 1) | (zero >> 1)
+        lonely = (inside & ~mines & ~(x | (x << stride) | (x >> stride))).bit_count()
 
-        zero = inside & ~grown(mines)
-        lonely = (inside & ~mines & ~grown(zero)).bit_count()
-        row_mask = (1 << width) - 1
-        parent: list[int] = []
+        # Bit i of a, b, c, d: the cells of the 2x2 window whose top-left corner is i.
+        a, b, c, d = zero, zero >> 1, zero >> stride, zero >> (stride + 1)
+        odd = a ^ b ^ c ^ d
+        three = (odd & ((a & b & (c | d)) | (c & d & (a | b)))).bit_count()
+        one = odd.bit_count() - three
+        diagonal = ((a & d & ~(b | c)) | (b & c & ~(a | d))).bit_count()
+        euler = (one - three - 2 * diagonal) // 4
 
-        def root(a: int) -> int:
-            while parent[a] != a:
-                parent[a] = a = parent[parent[a]]
-            return a
-
-        count = 0
-        above: list[tuple[int, int, int]] = []
-        for r in range(1, height + 1):
-            x = (zero >> (r * stride)) & row_mask
-            runs = []
-            while x:
-                low = x & -x
-                after = x + low  # the carry clears the run and sets the bit past it
-                runs.append((low.bit_length() - 1, (after & -after).bit_length() - 2,
-                             len(parent)))
-                parent.append(len(parent))
-                count += 1
-                x &= after
-            a = 0
-            for start, end, k in runs:
-                while a < len(above) and above[a][1] < start - 1:
-                    a += 1
-                c = a
-                while c < len(above) and above[c][0] <= end + 1:
-                    x1, y1 = root(k), root(above[c][2])
-                    if x1 != y1:
-                        parent[x1] = y1
-                        count -= 1
-                    c += 1
-            above = runs
-        return count, lonely
+        rest = inside & ~zero
+        reached = rest & edge  # first those reaching the edge, which are no hole
+        holes = -1
+        while True:
+            while True:
+                reached |= rest & ~(rest + reached)  # along each row, by the carry
+                x = reached | (reached << 1) | (reached >> 1)
+                grown = (x | (reached << stride) | (reached >> stride)) & rest
+                if grown == reached:
+                    break
+                reached = grown
+            rest &= ~reached
+            holes += 1
+            if not rest:
+                break
+            reached = rest & -rest  # the next hole, from its first cell
+        return euler + holes, lonely
 
     @property
     def openings(self) -> int:

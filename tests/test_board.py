@@ -51,6 +51,55 @@ def test_metrics_on_hand_checked_boards(text, openings, islands, bbbv):
     assert (board.openings, board.islands, board.bbbv) == (openings, islands, bbbv)
 
 
+def flood_metrics(board: Board) -> tuple[int, int]:
+    """Openings and 3BV by a plain flood fill from each zero, cell by cell."""
+    h, w = board.height, board.width
+    zero = [[not board.is_mine((r, c)) and board.numbers[r, c] == 0 for c in range(w)]
+            for r in range(h)]
+    around = [[(r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
+               if (dr or dc) and 0 <= r + dr < h and 0 <= c + dc < w]
+              for r in range(h) for c in range(w)]
+    seen: set = set()
+    opened: set = set()
+    openings = 0
+    for r in range(h):
+        for c in range(w):
+            if zero[r][c] and (r, c) not in seen:
+                openings += 1
+                stack = [(r, c)]
+                seen.add((r, c))
+                while stack:
+                    cell = stack.pop()
+                    opened.add(cell)
+                    for nr, nc in around[cell[0] * w + cell[1]]:
+                        opened.add((nr, nc))
+                        if zero[nr][nc] and (nr, nc) not in seen:
+                            seen.add((nr, nc))
+                            stack.append((nr, nc))
+    lonely = sum(1 for r in range(h) for c in range(w)
+                 if not board.is_mine((r, c)) and (r, c) not in opened)
+    return openings, openings + lonely
+
+
+@given(masks)
+def test_openings_and_3bv_match_a_flood_fill(mask):
+    board = Board(mask)
+    assert (board.openings, board.bbbv) == flood_metrics(board)
+
+
+def test_openings_and_3bv_on_seeded_boards_of_every_shape():
+    # Openings with holes (numbers and mines that zeros surround), boards one cell wide,
+    # widths that fill whole bytes, and every density.
+    from msanalysis.rules import generate
+
+    for width, height, mines in ((30, 16, 99), (30, 16, 30), (9, 9, 10), (16, 16, 40),
+                                 (8, 8, 6), (24, 3, 5), (1, 7, 2), (7, 1, 1), (20, 20, 12),
+                                 (64, 2, 9)):
+        for seed in range(40):
+            board = generate(width, height, mines, rules="unsafe", seed=seed)
+            assert (board.openings, board.bbbv) == flood_metrics(board), (width, seed)
+
+
 def test_opening_regions_are_what_one_click_reveals():
     board = Board.from_text(".*.....*.")
     assert list(board.opening_regions()) == [frozenset((0, c) for c in range(2, 7))]

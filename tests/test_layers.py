@@ -24,7 +24,7 @@ LAYERS = {
 MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
          "_toollib"}
 ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "reconstruction",
-          "tracker", "puzzle", "sampling"}
+          "tracker", "bitlogic", "puzzle", "sampling"}
 FACES = {"text", "svg", "cli", "explorer"}
 
 

@@ -168,3 +168,76 @@ def test_generate_command_writes_checked_boards(tmp_path):
     assert result.exit_code == 0 and '"grade": 2' in result.stdout
     result = runner.invoke(app, ["generate", "--count", "2"])
     assert result.exit_code == 2 and "--output-dir" in result.output
+
+
+def tracker_result(board, click, rules="safe-opening", use_mine_count=True):
+    """The reference: the same play followed by a Tracker, click by click."""
+    from msanalysis.play.noguess import _solve
+    from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
+
+    tracker = Tracker(board, rules=rules)
+    tracker.reveal(click)
+    return _solve(tracker, MINE_COUNT if use_mine_count else COMPONENT)
+
+
+def fields(result):
+    return (result.solvable, result.grade, result.rounds, result.hardest_step,
+            result.hardest_cells, result.revealed, result.position)
+
+
+@pytest.mark.parametrize("width, height, mines, boards", [
+    (9, 9, 10, 300), (16, 16, 40, 300), (30, 16, 99, 200), (8, 8, 12, 200), (30, 16, 130, 60)])
+def test_bit_boards_play_as_the_tracker_does(width, height, mines, boards):
+    # Every field: the verdict, the grade, the rounds, where the hardest reasoning was needed
+    # and the cells it proved, the final position; with the mine count and without.
+    grades = set()
+    for seed in range(boards):
+        board = generate(width, height, mines, rules="safe-opening", first_click=(3, 3),
+                         seed=seed)
+        for use_mine_count in (True, False):
+            fast = solve_without_guessing(board, (3, 3), rules="safe-opening",
+                                          use_mine_count=use_mine_count)
+            slow = tracker_result(board, (3, 3), use_mine_count=use_mine_count)
+            assert fields(fast) == fields(slow), (seed, use_mine_count)
+            grades.add(fast.grade)
+    assert {1, 2, 4} <= grades or width == 30
+
+
+def test_bit_boards_under_every_first_click_rule():
+    for seed in range(40):
+        board = generate(9, 9, 10, rules="unsafe", first_click=(0, 0), seed=seed)
+        for rules in ("windows-xp", "safe-cell", "unsafe"):
+            for click in ((0, 0), (4, 4), (8, 8)):
+                if board.is_mine(click) and rules != "windows-xp" and rules != "unsafe":
+                    continue
+                fast = solve_without_guessing(board, click, rules=rules)
+                assert fields(fast) == fields(tracker_result(board, click, rules)), seed
+    with pytest.raises(ValueError, match="off the"):
+        solve_without_guessing(board, (9, 0))
+
+
+def test_rejection_gives_the_boards_the_tracker_gave():
+    # The same layouts drawn from the seed, each judged by the tracker as before.
+    import random
+
+    from msanalysis.play.noguess import _SafeOpening
+    from msanalysis.tracker import Tracker
+
+    def by_tracker(width, height, mines, seed, grade=None):
+        draw = _SafeOpening(width, height, mines, (3, 3), random.Random(seed))
+        while True:
+            cells = draw.draw()
+            if draw.pairs.found(cells):
+                continue
+            tracker = Tracker.dealt(height, width, cells)
+            tracker.reveal((3, 3))
+            result = tracker_result(tracker.board, (3, 3))
+            if result.solvable and (grade is None or result.grade == grade):
+                return tracker.board
+
+    for width, height, mines, seeds, grade in ((9, 9, 10, 20, None), (16, 16, 40, 10, None),
+                                               (30, 16, 99, 3, None), (9, 9, 10, 5, 2)):
+        for seed in range(seeds):
+            assert generate_no_guess(width, height, mines, first_click=(3, 3), seed=seed,
+                                     grade=grade) == by_tracker(width, height, mines, seed,
+                                                                grade), (width, seed)

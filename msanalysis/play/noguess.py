@@ -2,7 +2,9 @@
 
 :func:`solve_without_guessing` plays a board from its first click revealing only cells that
 :func:`~msanalysis.analysis.analyze` proves safe (with the global mine count), and says whether
-that clears the board or where logic runs out. :func:`generate_no_guess` draws ``safe-opening``
+that clears the board or where logic runs out; it plays on bit boards
+(:func:`~msanalysis.bitlogic.play_by_logic`) in the order a :class:`~msanalysis.tracker.Tracker`
+reasons, the tracker staying the reference. :func:`generate_no_guess` draws ``safe-opening``
 layouts from a seed until one can be won that way, and :func:`generate` makes a layout under any
 first-click rule, ``no-guess`` included (the model's :func:`msanalysis.rules.generate` takes the
 others). Choosing guesses is the strategies' job; this module never guesses.
@@ -12,17 +14,18 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-from functools import partial
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 import numpy as np
 
+from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
 from msanalysis.board import Board, Cell
 from msanalysis.errors import AnalysisTooHard, InvalidInput
-from msanalysis.position import Position
-from msanalysis.rules import FirstClick
+from msanalysis.position import HIDDEN, Position
+from msanalysis.rules import FirstClick, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
@@ -66,7 +69,10 @@ class NoGuessResult:
     hardest_step : int or None
         The index (from 0) of the first round that needed that grade.
     hardest_cells : tuple of (row, col)
-        The cells that round proved (safe or mines), row-major.
+        The cells that round proved (safe or mines), row-major. When that round is the first
+        and single clues, they are worked out when first read, by a tracker playing that round
+        again: which of the cells it reveals a round of single clues proves, and which the
+        cascade of a zero opens first, depends on the order the tracker looks at its clues.
     """
 
     solvable: bool
@@ -75,7 +81,14 @@ class NoGuessResult:
     revealed: int
     grade: int = 0
     hardest_step: int | None = None
-    hardest_cells: tuple[Cell, ...] = ()
+    _hardest_cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]] = field(
+        default=(), repr=False, compare=False)
+
+    @cached_property
+    def hardest_cells(self) -> tuple[Cell, ...]:
+        """The cells the hardest round proved (see above)."""
+        cells = self._hardest_cells
+        return cells() if callable(cells) else cells
 
     @property
     def grade_name(self) -> str:
@@ -122,13 +135,45 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
 
     Notes
     -----
-    The game is followed by a :class:`~msanalysis.tracker.Tracker`, which asks for the
-    cheapest reasoning first and looks again only at the clues a click changed; logic stops
-    as soon as no reasoning allowed proves anything.
+    Played by :func:`~msanalysis.bitlogic.play_by_logic`: single clues and cascades over the
+    whole board at once on bit boards, pairs of clues, components and the mine count in a
+    :class:`~msanalysis.tracker.Tracker`'s order, so that every round proves what the
+    tracker's would; logic stops as soon as no reasoning allowed proves anything. A lost
+    first click (``unsafe`` rules) is played by a tracker.
     """
+    top = MINE_COUNT if use_mine_count else COMPONENT
+    row, col = first_click
+    if 0 <= row < board.height and 0 <= col < board.width:
+        if board.is_mine(first_click) and FirstClick.parse(rules) is FirstClick.WINDOWS_XP:
+            board = windows_xp_move(board, first_click)
+        if not board.is_mine(first_click):
+            return _result(board, first_click, play_by_logic(board, first_click, top),
+                           rules, top)
+    tracker = Tracker(board, rules=rules)
+    tracker.reveal(first_click)  # off the board: the tracker's error
+    return _solve(tracker, top)
+
+
+def _result(board: Board, first_click: Cell, play: LogicPlay, rules: str,
+            top: int) -> NoGuessResult:
+    """The result of a board played by :func:`play_by_logic`."""
+    states = np.where(play.revealed, board.numbers, HIDDEN)
+    cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]]
+    if play.hardest_cells is None:
+        cells = partial(_first_round_cells, board, first_click, rules, top)
+    else:
+        cells = play.hardest_cells
+    return NoGuessResult(play.solvable, Position(states, board.mine_count), play.rounds,
+                         play.revealed_count, play.grade, play.hardest_step,
+                         cells)
+
+
+def _first_round_cells(board: Board, first_click: Cell, rules: str,
+                       top: int) -> tuple[Cell, ...]:
+    """The cells a tracker's first round (of single clues) proves on ``board``."""
     tracker = Tracker(board, rules=rules)
     tracker.reveal(first_click)
-    return _solve(tracker, MINE_COUNT if use_mine_count else COMPONENT)
+    return tuple(sorted(set(map(tracker._cell, tracker._advance(top, reveal=True)[1]))))
 
 
 def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
@@ -234,20 +279,25 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
                 f"was found in the time limit ({tried} layouts tried); try --method adjust, fewer "
                 "mines or a longer --time-limit")
         cells = draw.draw()
+        adjusted: Board | None = None
         if method == "adjust":
-            board = _adjusted(draw.board(cells), first_click, draw,
-                              top if grade is None else grade)
-            if board is None:
+            adjusted = _adjusted(draw.board(cells), first_click, draw,
+                                 top if grade is None else grade)
+            if adjusted is None:
                 continue
-            tracker = Tracker(board, rules="safe-opening")
-        elif draw.pairs.found(cells):
+            play = play_by_logic(adjusted, first_click, top)
+        elif draw.dense and draw.pairs.found(cells):
             continue
         else:
-            tracker = Tracker.dealt(height, width, cells)
-        tracker.reveal(first_click)
-        result = _solve(tracker, top)
-        if result.solvable and (grade is None or result.grade == grade):
-            return tracker.board
+            # The layout as mine numbers: no Board is made for the layouts given up.
+            layout = (height, width, cells)
+            if grade is None:
+                if wins_by_logic(layout, first_click, top):
+                    return draw.board(cells)
+                continue
+            play = play_by_logic(layout, first_click, top)
+        if play.solvable and (grade is None or play.grade == grade):
+            return draw.board(cells) if adjusted is None else adjusted
     wanted = "" if grade is None else f" of grade {grade}"
     raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
                        f"guess{wanted} from {first_click} in {attempts} attempts; try fewer "
@@ -260,16 +310,14 @@ class _SafeOpening:
 
     def __init__(self, width: int, height: int, mines: int, first_click: Cell,
                  rng: random.Random) -> None:
-        # The same checks and messages as the rule itself.
-        generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
-                         seed=0)
-        row, col = first_click
         self.shape = (height, width)
         self.mines = mines
-        self.candidates = [r * width + c for r in range(height) for c in range(width)
-                           if abs(r - row) > 1 or abs(c - col) > 1]
+        self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
+        # Swappable pairs are looked for only where they are common enough to pay: a third of
+        # expert layouts (a mine in five cells) have one, and 4% of beginner ones (one in
+        # eight), where looking costs more than it saves (measured; the boards are the same).
+        self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
-        self.pairs = _Pairs(height, width, first_click)
 
     def draw(self) -> list[int]:
         return self.rng.sample(self.candidates, self.mines)
@@ -280,6 +328,24 @@ class _SafeOpening:
         return Board(mask.reshape(self.shape))
 
 
+_DENSE_CELLS = 6
+"""Swappable pairs are looked for from one mine in this many cells."""
+
+
+@lru_cache(maxsize=16)
+def _opening_cells(width: int, height: int, mines: int,
+                   first_click: Cell) -> tuple[list[int], _Pairs]:
+    """The cells that may hold mines, and the finder of swappable pairs, once per game size
+    (boards are made by the thousand)."""
+    # The same checks and messages as the rule itself.
+    generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
+                     seed=0)
+    row, col = first_click
+    candidates = [r * width + c for r in range(height) for c in range(width)
+                  if abs(r - row) > 1 or abs(c - col) > 1]
+    return candidates, _Pairs(height, width, first_click)
+
+
 class _Pairs:
     """Finds a mine and a safe cell that could swap places unseen (see :func:`_swappable_pair`),
     with the grid as bits of one Python integer framed by two cells (off the board counts as a
@@ -287,8 +353,9 @@ class _Pairs:
 
     def __init__(self, height: int, width: int, first_click: Cell) -> None:
         stride = width + 4
-        self.position = [(k // width + 2) * stride + k % width + 2 for k in range(height * width)]
-        inside = sum(1 << p for p in self.position)
+        self.bits = [1 << ((k // width + 2) * stride + k % width + 2)
+                     for k in range(height * width)]
+        inside = sum(self.bits)
         self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
         row, col = first_click
         block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
@@ -297,10 +364,8 @@ class _Pairs:
         self.offsets = _pair_offsets(stride)
 
     def found(self, mines: list[int]) -> bool:
-        position = self.position
-        mine_bits = 0
-        for k in mines:
-            mine_bits |= 1 << position[k]
+        """Whether the distinct cells ``mines`` (row-major numbers) hold a swappable pair."""
+        mine_bits = sum(map(self.bits.__getitem__, mines))
         covered = self.frame | mine_bits
         safe_bits = self.open_cells & ~mine_bits
         for shift, others in self.offsets:

@@ -1,0 +1,654 @@
+"""A known layout played by logic alone on bit boards: the fast path of the no-guess check.
+
+Each set of cells (the mines, the revealed cells, the proven mines) is one Python integer with a
+bit per cell, row after row in whole bytes inside a free border, in the order in which
+:class:`~msanalysis.tracker.Tracker` takes its cells (row-major). Single clues over the whole
+board and the cascade of a zero are then a few shifts and ands of those integers, not a loop
+over cells.
+Pairs of clues, components and the total mine count are asked in the tracker's order, over the
+same clues, components and counts (:mod:`msanalysis.counting`, SAT past a size), so that every
+round proves the same cells as a tracker playing the board with ``step(reveal=True)``.
+Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module only plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from msanalysis.board import Board, Cell
+from msanalysis.counting import ComponentCount, Problem, count_component, join
+from msanalysis.errors import AnalysisTooHard
+
+__all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
+
+SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
+_COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
+_CACHE_LIMIT = 4096  # shapes of components whose counts are kept (then it starts again)
+
+
+@dataclass(frozen=True, slots=True)
+class LogicPlay:
+    """How far logic alone gets on a board from its first click.
+
+    Attributes
+    ----------
+    solvable : bool
+        Every safe cell was revealed.
+    grade : int
+        The hardest reasoning a round needed (1 single clues ... 4 the mine count); 0 when the
+        first round proved nothing.
+    rounds : int
+        Rounds of reasoning, the last one (which found nothing) included when logic stopped.
+    hardest_step : int or None
+        The first round of that grade.
+    hardest_cells : tuple of (row, col), or None
+        The cells that round proved, row-major; None when it is the first round and single
+        clues (which cells a round of single clues counts as proved, rather than opened by a
+        cascade, depends on the order the tracker looks at clues: ask it).
+    revealed : numpy.ndarray of bool
+        The cells revealed at the end.
+    revealed_count : int
+        How many.
+    """
+
+    solvable: bool
+    grade: int
+    rounds: int
+    hardest_step: int | None
+    hardest_cells: tuple[Cell, ...] | None
+    revealed: np.ndarray
+    revealed_count: int
+
+
+def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
+                  max_grade: int = MINE_COUNT) -> LogicPlay:
+    """Reveal ``first_click`` and then only cells proven safe, round after round.
+
+    Parameters
+    ----------
+    board : Board, or (height, width, mines)
+        The layout, or its size and the row-major numbers of its mine cells (no
+        :class:`~msanalysis.board.Board` is built then).
+    first_click : (row, col)
+        A safe cell of the board.
+    max_grade : int
+        The hardest reasoning allowed: 3 leaves the mine count out.
+
+    Returns
+    -------
+    LogicPlay
+
+    Raises
+    ------
+    ValueError
+        If the first click is off the board or on a mine.
+
+    Examples
+    --------
+    >>> board = Board.from_text("..*..\\n.....\\n*...*\\n.....")
+    >>> play = play_by_logic(board, (0, 0))
+    >>> play.solvable, play.grade, play.rounds, play.hardest_cells
+    (True, 3, 2, ((2, 2),))
+    >>> play_by_logic((2, 2, [0]), (1, 1)).solvable
+    False
+
+    Notes
+    -----
+    A round of single clues costs a few dozen operations on integers of one bit per cell for
+    each wave of deductions; pairs, components and the count cost what the tracker's do.
+    """
+    play, start = _dealt(board, first_click)
+    return play.play(start, max_grade)
+
+
+def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
+                  max_grade: int = MINE_COUNT) -> bool:
+    """Whether logic alone wins ``board`` from ``first_click``: :attr:`LogicPlay.solvable`
+    of :func:`play_by_logic`, found sooner.
+
+    Every pair of clues and every component that decides anything does so in the same pass,
+    where a round of :func:`play_by_logic` stops at the first. Cells proven stay proven
+    whatever else is learnt, so what logic proves in the end does not depend on the order it
+    looks, and the verdict is the same; the rounds and grades are not kept.
+
+    Parameters
+    ----------
+    board, first_click, max_grade
+        As for :func:`play_by_logic`.
+
+    Examples
+    --------
+    >>> wins_by_logic(Board.from_text("..*..\\n.....\\n*...*\\n....."), (0, 0))
+    True
+    >>> wins_by_logic(Board.from_text("..*..\\n.....\\n*...*\\n....."), (0, 0), max_grade=2)
+    False
+
+    Notes
+    -----
+    Costs as :func:`play_by_logic`, with fewer rounds.
+    """
+    play, start = _dealt(board, first_click)
+    play.first_only = False
+    return play.wins(start, max_grade)
+
+
+def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> tuple[_Play, int]:
+    """A play of ``board`` before the first click, and the first click's bit."""
+    if isinstance(board, Board):
+        height, width = board.height, board.width
+        frame = _frame(height, width)
+        rows = np.zeros((height, frame.w2 // 8), dtype=np.uint8)
+        rows[:, :(width + 7) // 8] = np.packbits(board.mask, axis=1, bitorder="little")
+        truth = int.from_bytes(rows.tobytes(), "little") << frame.first
+    else:
+        height, width, mines = board
+        frame = _frame(height, width)
+        cells = set(mines)
+        if cells and (min(cells) < 0 or max(cells) >= height * width):
+            raise ValueError(f"a mine is off the {width}x{height} board")
+        truth = sum(map(frame.cell_bits.__getitem__, cells))
+    row, col = first_click
+    if not (0 <= row < height and 0 <= col < width):
+        raise ValueError(f"the first click {first_click} is off the {width}x{height} board")
+    start = (row + 1) * frame.w2 + col + 1
+    if truth >> start & 1:
+        raise ValueError(f"the first click {first_click} is on a mine")
+    return _Play(frame, truth), start
+
+
+class _Frame:
+    """What depends only on the size: masks of the inside and of each cell's neighbours.
+
+    A row takes whole bytes, a free one on top: a boolean grid and an integer convert with
+    one packing of bits (the frame around the cells is the rest of each row's bytes).
+    """
+
+    def __init__(self, height: int, width: int) -> None:
+        self.height, self.width = height, width
+        w2 = self.w2 = 8 * ((width + 9) // 8)
+        size = self.size = (height + 2) * w2
+        row = ((1 << width) - 1) << 1
+        self.inside = sum(row << (r * w2) for r in range(1, height + 1))
+        block = 7 | 5 << w2 | 7 << 2 * w2
+        # Only cells inside are ever asked about; those of the frame get no neighbours.
+        self.around = [block << (i - w2 - 1) if self.inside >> i & 1 else 0
+                       for i in range(size)]
+        offsets = [dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3) if dr or dc]
+        self.near = [sum(1 << (i + o) for o in offsets if 0 <= i + o < size) for i in range(size)]
+        self.names = [(i // w2 - 1, i % w2 - 1) for i in range(size)]
+        self.first = w2 + 1  # the bit of cell (0, 0)
+        self.cell_bits = [1 << ((k // width + 1) * w2 + k % width + 1)
+                          for k in range(height * width)]
+
+
+@lru_cache(maxsize=16)
+def _frame(height: int, width: int) -> _Frame:
+    return _Frame(height, width)
+
+
+def _bits(x: int) -> list[int]:
+    """The set bits of ``x``, lowest first."""
+    found = []
+    while x:
+        low = x & -x
+        found.append(low.bit_length() - 1)
+        x ^= low
+    return found
+
+
+class _Component:
+    """A connected group of clues with open cells, as the tracker keeps it."""
+
+    __slots__ = ("bits", "checked", "count", "problem", "shape")
+
+    def __init__(self, bits: int, problem: Problem) -> None:
+        self.bits = bits  # the clues
+        self.problem = problem
+        # A count depends on the sizes of the boxes and the clues over them, not on where
+        # they are: small shapes (a 1-2-1, a corner) come back on board after board.
+        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
+        self.count: ComponentCount | None = _CACHE.get(self.shape)
+        self.checked = False
+
+
+_CACHE: dict[tuple, ComponentCount] = {}
+"""Counts by shape of problem, shared by every play."""
+
+
+class _Play:
+    """One board played by logic: the bit sets, and the tracker's bookkeeping for grades 2-4."""
+
+    def __init__(self, frame: _Frame, truth: int) -> None:
+        self.frame = frame
+        self.truth = truth
+        inside = frame.inside
+        self.safe = inside & ~truth
+        self.zero = self.safe & ~self._grow(truth)
+        self.revealed = 0
+        self.proven = 0  # mines proven
+        self.changed_pairs = 0  # cells changed since the pairs last looked
+        self.changed_groups = 0  # cells changed since the components were last rebuilt
+        self.dirty_pairs = 0  # clues whose pairs to look at
+        self.components: list[_Component] = []
+        self.first_only = True  # a round stops at the first pair or component deciding any
+
+    def _grow(self, x: int) -> int:
+        """``x`` and the cells next to it (bits of the frame may be set)."""
+        w2 = self.frame.w2
+        x |= (x << 1) | (x >> 1)
+        return x | (x << w2) | (x >> w2)
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _reveal(self, new: int) -> None:
+        """Reveal the safe cells ``new`` and what their zeros open."""
+        inside, zero, w2 = self.frame.inside, self.zero, self.frame.w2
+        before = revealed = self.revealed
+        new &= ~revealed
+        revealed |= new
+        wave = new & zero
+        while wave:
+            wave |= (wave << 1) | (wave >> 1)
+            wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+            revealed |= wave
+            wave &= zero
+        self.revealed = revealed
+        self._mark(revealed ^ before)
+
+    def _prove_mines(self, new: int) -> None:
+        new &= ~self.proven
+        self.proven |= new
+        self._mark(new)
+
+    def _mark(self, cells: int) -> None:
+        self.changed_pairs |= cells
+        self.changed_groups |= cells
+
+    # -- the game -------------------------------------------------------------------------------
+    def play(self, start: int, max_grade: int) -> LogicPlay:
+        self._reveal(1 << start)
+        rounds = grade = 0
+        hardest_step: int | None = None
+        hardest = 0
+        while self.revealed != self.safe:
+            found, cells = self._round(max_grade)
+            rounds += 1
+            if not found:
+                break
+            if found > grade:
+                grade, hardest_step, hardest = found, rounds - 1, cells
+        frame = self.frame
+        names = frame.names
+        hardest_cells = None if grade == SINGLE else tuple(names[i] for i in _bits(hardest))
+        return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
+                         _mask(self.revealed, frame), self.revealed.bit_count())
+
+    def wins(self, start: int, max_grade: int) -> bool:
+        self._reveal(1 << start)
+        while self.revealed != self.safe and self._round(max_grade)[0]:
+            pass
+        return self.revealed == self.safe
+
+    def _round(self, max_grade: int) -> tuple[int, int]:
+        """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
+        single clues, every cell the round revealed or proved a mine)."""
+        found = self._singles()
+        if found:
+            return SINGLE, found
+        if max_grade >= PAIR:
+            found = self._pairs()
+            if found:
+                return PAIR, found
+        if max_grade >= COMPONENT:
+            found = self._components_step()
+            if found:
+                return COMPONENT, found
+        if max_grade >= MINE_COUNT:
+            found = self._count_step()
+            if found:
+                return MINE_COUNT, found
+        return 0, 0
+
+    # -- grade 1 --------------------------------------------------------------------------------
+    def _singles(self) -> int:
+        """Clues whose open cells are all mines, or all safe, over the whole board at once,
+        wave after wave until nothing follows.
+
+        A clue with no hidden safe cell around has only mines among its open cells, and one
+        with no open mine around only safe cells: the cells around either kind are decided,
+        and the layout says which they are.
+        """
+        inside, w2 = self.frame.inside, self.frame.w2
+        truth, safe, zero = self.truth, self.safe, self.zero
+        revealed = revealed_before = self.revealed
+        proven = proven_before = self.proven
+        while True:
+            unknown = inside & ~(revealed | proven)
+            x = unknown & safe
+            x |= (x << 1) | (x >> 1)
+            near_safe = x | (x << w2) | (x >> w2)
+            x = unknown & truth
+            x |= (x << 1) | (x >> 1)
+            decides = revealed & ~(near_safe & (x | (x << w2) | (x >> w2)))
+            x = decides | (decides << 1) | (decides >> 1)
+            decided = (x | (x << w2) | (x >> w2)) & unknown
+            if not decided:
+                break
+            proven |= decided & truth
+            new = decided & safe
+            revealed |= new
+            wave = new & zero
+            while wave:  # the cascade of the zeros revealed
+                wave |= (wave << 1) | (wave >> 1)
+                wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+                revealed |= wave
+                wave &= zero
+        self.revealed, self.proven = revealed, proven
+        changed = (revealed ^ revealed_before) | (proven ^ proven_before)
+        if changed:
+            self.changed_pairs |= changed
+            self.changed_groups |= changed
+        return changed
+
+    # -- grade 2 --------------------------------------------------------------------------------
+    def _pairs(self) -> int:
+        """Two clues sharing open cells, each one's other cells decided by the difference; the
+        first pair that decides anything, in the tracker's order.
+
+        Called when single clues decide nothing, so every clue needs some but not all of its
+        open cells (``0 < n < open``). Then the tracker's bounds decide a pair ``a, b`` exactly
+        when ``na - nb`` is the number of cells of ``a`` outside ``b``, or ``nb - na`` that of
+        ``b`` outside ``a`` (and the two differ): numbers alone rule out about half the pairs before
+        their cells are compared.
+        """
+        frame = self.frame
+        around, near = frame.around, frame.near
+        revealed, proven = self.revealed, self.proven
+        dirty = self.dirty_pairs | (revealed & self._grow(self.changed_pairs))
+        self.changed_pairs = 0
+        self.dirty_pairs = 0
+        if not dirty:
+            return 0
+        open_cells = frame.inside & ~revealed & ~proven
+        open_mines = self.truth & ~proven
+        frontier = revealed & self._grow(open_cells)
+        looked = dirty & frontier
+        clues: dict[int, tuple[int, int, int]] = {}  # clue -> open cells, their number, need
+        done: set[int] = set()  # the clues looked at: their pairs are done
+        every = 0
+        x = looked
+        while x:
+            low = x & -x
+            a = low.bit_length() - 1
+            x ^= low
+            done.add(a)
+            if a in clues:
+                ca, ka, na = clues[a]
+            else:
+                ca = around[a] & open_cells
+                ca_mines = around[a] & open_mines
+                clues[a] = ca, ka, na = ca, ca.bit_count(), ca_mines.bit_count()
+            y = near[a] & frontier
+            while y:
+                low = y & -y
+                b = low.bit_length() - 1
+                y ^= low
+                if b in done:
+                    continue  # the pair was looked at from b
+                if b in clues:
+                    cb, kb, nb = clues[b]
+                else:
+                    cb = around[b] & open_cells
+                    cb_mines = around[b] & open_mines
+                    clues[b] = cb, kb, nb = cb, cb.bit_count(), cb_mines.bit_count()
+                # The shared cells it would take: ka - (na - nb), or kb + (na - nb).
+                d = na - nb
+                if not (0 < ka - d <= kb or 0 < kb + d <= ka):
+                    continue
+                shared = (ca & cb).bit_count()
+                if (shared != ka - d and shared != kb + d) or ca == cb:
+                    continue
+                found = self._pair_cells(ca, cb, na, nb)
+                if found:
+                    if self.first_only:
+                        # The pairs not yet looked at stay to be looked at.
+                        self.dirty_pairs = dirty & ~((1 << a) - 1)
+                        return found
+                    # What the pairs left to look at know is still true: go on with them.
+                    every |= found
+        return every
+
+    def _pair_cells(self, ca: int, cb: int, na: int, nb: int) -> int:
+        """The tracker's rule for one pair: decide what it decides; the cells, as bits."""
+        shared = ca & cb
+        only_a, only_b = ca ^ shared, cb ^ shared
+        high = min(shared.bit_count(), na, nb)
+        low = max(0, na - only_a.bit_count(), nb - only_b.bit_count())
+        found = mines = cleared = 0
+        for own, n in ((only_a, na), (only_b, nb)):
+            if not own:
+                continue
+            size = own.bit_count()
+            if n - high == size:
+                mines |= own
+            elif n - low == 0:
+                cleared |= own
+            else:
+                continue
+            found |= own
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        return found
+
+    # -- grade 3 --------------------------------------------------------------------------------
+    def _regroup(self) -> None:
+        """Rebuild the components that hold a changed clue, keeping the others (and their
+        order), as the tracker does; a component grows from its first clue by shifts."""
+        frame = self.frame
+        revealed, w2 = self.revealed, frame.w2
+        dirty = revealed & self._grow(self.changed_groups)
+        self.changed_groups = 0
+        if not dirty:
+            return
+        open_cells = frame.inside & ~revealed & ~self.proven
+        seeds = dirty
+        kept = []
+        for component in self.components:
+            if component.bits & dirty:
+                seeds |= component.bits
+            else:
+                kept.append(component)
+        seeds &= revealed & self._grow(open_cells)
+        seen = 0
+        for seed in _bits(seeds):
+            if seen >> seed & 1:
+                continue
+            clues = 1 << seed
+            while True:
+                x = clues | (clues << 1) | (clues >> 1)
+                cells = (x | (x << w2) | (x >> w2)) & open_cells
+                x = cells | (cells << 1) | (cells >> 1)
+                grown = (x | (x << w2) | (x >> w2)) & revealed
+                if grown == clues:
+                    break
+                clues = grown
+            seen |= clues
+            # A component no changed clue is part of may join this one through a new clue.
+            kept = [c for c in kept if not c.bits & clues]
+            kept.append(_Component(clues, self._problem(_bits(clues), clues, cells)))
+        self.components = kept
+    def _problem(self, group: list[int], clues: int, cells: int) -> Problem:
+        """The clues ``group`` (ascending; ``clues`` as bits) over their open cells ``cells``:
+        cells next to the same clues form a box, boxes in the order of their first cell."""
+        frame = self.frame
+        around, names = frame.around, frame.names
+        by_clues: dict[int, list[int]] = {}
+        for j in _bits(cells):
+            key = around[j] & clues
+            if key in by_clues:
+                by_clues[key].append(j)
+            else:
+                by_clues[key] = [j]
+        place = {a: c for c, a in enumerate(group)}
+        boxes = []
+        scopes: list[list[int]] = [[] for _ in group]
+        for v, (key, box) in enumerate(by_clues.items()):
+            boxes.append(tuple([names[j] for j in box]))
+            for a in _bits(key):
+                scopes[place[a]].append(v)
+        open_mines = self.truth & ~self.proven
+        needs = tuple([(around[a] & open_mines).bit_count() for a in group])
+        return Problem(tuple(boxes), tuple(map(tuple, scopes)), needs,
+                       tuple([names[a] for a in group]))
+
+    def _count_of(self, component: _Component) -> ComponentCount:
+        if component.count is None:
+            if len(_CACHE) > _CACHE_LIMIT:
+                _CACHE.clear()
+            component.count = _CACHE[component.shape] = count_component(component.problem)
+        return component.count
+
+    def _box_bits(self, box: tuple[Cell, ...]) -> int:
+        w2 = self.frame.w2
+        bits = 0
+        for row, col in box:
+            bits |= 1 << ((row + 1) * w2 + col + 1)
+        return bits
+
+    def _decide(self, verdicts: list[int], boxes: tuple[tuple[Cell, ...], ...]) -> int:
+        """Prove the boxes of verdict 1 mines and reveal those of -1; the cells, as bits."""
+        mines = cleared = 0
+        for verdict, box in zip(verdicts, boxes):
+            if verdict > 0:
+                mines |= self._box_bits(box)
+            elif verdict < 0:
+                cleared |= self._box_bits(box)
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        return mines | cleared
+
+    def _components_step(self) -> int:
+        """The cells a component's clues decide together: the first component that decides
+        any, counted when small, by SAT from the true layout when large."""
+        from msanalysis.tracker import _sat_verdicts
+
+        self._regroup()
+        components = self.components
+        if not self.first_only:
+            # Only the verdict is wanted: small components (cheap, and often counted before)
+            # first, and back to single clues as soon as one decides anything, before the
+            # large ones, which what follows will likely change anyway.
+            components = sorted((c for c in components if not c.checked),
+                                key=lambda c: len(c.problem.boxes))
+        for component in components:
+            if component.checked:
+                continue
+            problem = component.problem
+            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
+                verdicts = _sat_verdicts(problem, self._model(problem))
+            else:
+                try:
+                    counted = self._count_of(component)
+                except AnalysisTooHard:
+                    verdicts = _sat_verdicts(problem, self._model(problem))
+                else:
+                    total = counted.total
+                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
+                                for m, box in zip(counted.box_mines, problem.boxes)]
+            if verdicts is None:  # pragma: no cover - the true layout always fits
+                raise AssertionError("no layout fits a position of a known board")
+            component.checked = True
+            found = self._decide(verdicts, problem.boxes)
+            if found:
+                return found
+        return 0
+
+    def _model(self, problem: Problem) -> list[bool]:
+        truth, w2 = self.truth, self.frame.w2
+        return [bool(truth >> ((r + 1) * w2 + c + 1) & 1) for box in problem.boxes for r, c in box]
+
+    # -- grade 4 --------------------------------------------------------------------------------
+    def _count_step(self) -> int:
+        """The cells the total mine count decides, when it decides any."""
+        from msanalysis.tracker import _mine_bounds
+
+        self._regroup()
+        frame = self.frame
+        open_cells = frame.inside & ~self.revealed & ~self.proven
+        sea_cells = open_cells & ~self._grow(self.revealed)
+        remaining = self.truth.bit_count() - self.proven.bit_count()
+        sea = sea_cells.bit_count()
+        low = high = 0
+        for component in self.components:
+            a, b = _mine_bounds(component.problem)
+            low += a
+            high += b
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return 0
+        try:
+            parts = [self._count_of(c) for c in self.components]
+        except AnalysisTooHard:
+            return self._count_step_by_sat()
+        low = sum(p.offset for p in parts)
+        high = low + sum(len(p.layouts) - 1 for p in parts)
+        if high <= remaining - 1 and low >= remaining - sea + 1:
+            return 0
+        joined = join(parts, sea, remaining)
+        solutions = joined.solutions
+        mines = cleared = 0
+        for k, component in enumerate(self.components):
+            for m, box in zip(joined.box_mines(k), component.problem.boxes):
+                if m == 0:
+                    cleared |= self._box_bits(box)
+                elif m == len(box) * solutions:
+                    mines |= self._box_bits(box)
+        if mines:
+            self._prove_mines(mines)
+        if cleared:
+            self._reveal(cleared)
+        found = mines | cleared
+        if sea and (joined.sea_mines == 0 or joined.sea_mines == sea * solutions):
+            # As the tracker does: the sea is decided after the boxes, less the cells that
+            # what the boxes revealed now border.
+            sea_cells &= ~self._grow(self.revealed)
+            if joined.sea_mines:
+                self._prove_mines(sea_cells)
+            else:
+                self._reveal(sea_cells)
+            found |= sea_cells
+        return found
+
+    def _count_step_by_sat(self) -> int:
+        """Grade 4 when counting is too hard: SAT over the whole position."""
+        from msanalysis.constraints import build
+        from msanalysis.position import HIDDEN, Position
+        from msanalysis.sat import forced_cells
+
+        frame = self.frame
+        numbers = Board(_mask(self.truth, frame)).numbers
+        states = np.where(_mask(self.revealed, frame), numbers, HIDDEN)
+        safe, mines = forced_cells(build(Position(states, self.truth.bit_count())))
+        found = 0
+        for cells, value in ((safe, -1), (mines, 1)):
+            bits = self._box_bits(tuple(cells)) & ~self.revealed & ~self.proven
+            if bits:
+                if value > 0:
+                    self._prove_mines(bits)
+                else:
+                    self._reveal(bits)
+                found |= bits
+        return found
+
+
+def _mask(bits: int, frame: _Frame) -> np.ndarray:
+    """The cells of ``bits`` as a boolean grid."""
+    data = (bits >> frame.first).to_bytes(frame.height * frame.w2 // 8, "little")
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(frame.height, frame.w2 // 8)
+    return np.unpackbits(rows, axis=1, count=frame.width, bitorder="little").view(bool)
