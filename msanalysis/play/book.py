@@ -24,7 +24,7 @@ from msanalysis.position import Position
 
 __all__ = ["BOOKS", "Entry", "OpeningBook"]
 
-BOOKS = ("expert-safe-cell",)
+BOOKS = ("beginner-safe-cell", "expert-safe-cell")
 """The books shipped with the package, by name (``books/<name>.json``)."""
 
 
