@@ -38,6 +38,7 @@ __all__ = [
     "Joined",
     "Problem",
     "count",
+    "count_by_need",
     "count_component",
     "join",
     "together",
@@ -703,12 +704,127 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
     >>> result.offset, result.layouts
     (2, (10,))
     """
+    total, box_mines, decided, width = _count_packed(problem, None, deadline)
+    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
+    offset = total.low + low
+    layouts = tuple(_unpack(total.bits >> (low * width), width))
+    span = len(layouts)
+
+    def aligned(value: Packed | None) -> int:
+        if value is None:
+            return 0
+        shift = (value.low - offset) * width
+        return value.bits << shift if shift >= 0 else value.bits >> -shift
+
+    nothing = (0,) * span
+    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
+    return ComponentCount(offset, layouts, tuple(
+        nothing if verdict < 0 else tuple(size * n for n in layouts) if verdict > 0
+        else tuple(_unpack(aligned(m), width, span))
+        for m, size, verdict in zip(box_mines, problem.sizes, decided)))
+
+
+def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
+                  ) -> dict[int, ComponentCount]:
+    """:func:`count_component` of ``problem`` for every number of mines clue ``clue`` may need.
+
+    The counts of ``problem.with_need(clue, need)`` for every ``need`` that some layout meets,
+    found together in one count: what revealing a cell asks, for each number it may show (the
+    clue is the cell's own).
+
+    Parameters
+    ----------
+    problem : Problem
+    clue : int
+        The index of the clue whose need is left open (its own need is ignored).
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    dict of int to ComponentCount
+        By need, in increasing order; a need that no layout meets is absent (an empty dict when
+        no layout meets the other clues).
+
+    Examples
+    --------
+    A 1 over three cells, one of which a new clue also covers with its neighbour:
+
+    >>> p = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1), (0, 2)]),
+    ...                         ((1, 3), 0, [(0, 2), (0, 3)])])
+    >>> {need: (c.offset, c.layouts) for need, c in count_by_need(p, 1).items()}
+    {0: (1, (2,)), 1: (1, (1, 2)), 2: (2, (1,))}
+    >>> count_by_need(p, 1)[1] == count_component(p.with_need(1, 1))
+    True
+
+    Notes
+    -----
+    One count whose polynomials weigh a mine outside the clue's cells ``x**s``, ``s`` one more
+    than the clue's cells, and a mine inside ``x``: the power then tells both numbers of mines
+    apart. The work of :func:`count_component` without the clue, on polynomials ``s`` times as
+    long.
+    """
+    if not 0 <= clue < len(problem.needs):
+        raise ValueError(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
+    sizes = problem.sizes
+    inside = set(problem.scopes[clue])
+    # A mine outside the clue weighs ``step``, one more than the clue's cells can hold: the
+    # power ``e`` of a layout is its mines inside plus ``step`` times its mines outside.
+    step = sum(sizes[v] for v in inside) + 1
+    steps = [1 if v in inside else step for v in range(len(sizes))]
+    keep = [c for c in range(len(problem.needs)) if c != clue]
+    rest = Problem(problem.boxes, tuple(problem.scopes[c] for c in keep),
+                   tuple(problem.needs[c] for c in keep),
+                   tuple(problem.clues[c] for c in keep) if problem.clues else ())
+    try:
+        total, box_mines, decided, width = _count_packed(rest, steps, deadline)
+    except InconsistentPosition:
+        return {}
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
+    first = total.low + low
+    layouts = _unpack(total.bits >> (low * width), width)
+    span = len(layouts)
+
+    def aligned(value: Packed | None) -> list[int]:
+        if value is None:
+            return [0] * span
+        shift = (value.low - first) * width
+        return _unpack(value.bits << shift if shift >= 0 else value.bits >> -shift, width, span)
+
+    # Per box, its mines by power: decided boxes hold none, or ``size`` in every layout.
+    mines = [[0] * span if verdict < 0 else [size * n for n in layouts] if verdict > 0
+             else aligned(m) for m, size, verdict in zip(box_mines, sizes, decided)]
+    result: dict[int, ComponentCount] = {}
+    for need in range(step):
+        # The powers ``need + step * outside``: every ``step``-th coefficient.
+        start = (need - first) % step
+        column = layouts[start::step]
+        nonzero = [i for i, n in enumerate(column) if n]
+        if not nonzero:
+            continue
+        a, b = start + nonzero[0] * step, start + nonzero[-1] * step + 1
+        outside = (first + a - need) // step
+        result[need] = ComponentCount(outside + need, tuple(layouts[a:b:step]),
+                                      tuple(tuple(row[a:b:step]) for row in mines))
+    return result
+
+
+def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | None
+                  ) -> tuple[Packed, list[Packed | None], list[int], int]:
+    """The layouts of ``problem`` and each box's mines as packed polynomials, with the boxes'
+    verdicts (1 all mines, -1 all safe, 0 open) and the bits per coefficient.
+
+    A mine of box ``v`` raises the power by ``steps[v]`` (by 1 without ``steps``).
+    """
     sizes = problem.sizes
     scopes, needs = list(problem.scopes), list(problem.needs)
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
     width = (sum(sizes) + 4 + 7) // 8 * 8
     where = list(problem.clues)
+    if steps is None:
+        steps = [1] * len(sizes)
 
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
@@ -721,7 +837,8 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
     if settled is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     decided, need = settled
-    placed = sum(size for size, verdict in zip(sizes, decided) if verdict > 0)
+    placed = sum(size * step for size, step, verdict in zip(sizes, steps, decided)
+                 if verdict > 0)
     # Count each connected piece of what the clues leave open on its own, then join them: a
     # product of polynomials, and a box's mines times the other pieces' layouts.
     pieces = _pieces(sizes, scopes, decided)
@@ -743,7 +860,7 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         _check_deadline(deadline, "counting a component")
         counter = _count_bag if len(piece) <= _SINGLE_BAG_BOXES else _count_tree
         total, mines = counter([sizes[v] for v in piece], piece_scopes[p], piece_needs[p], width,
-                               deadline, where)
+                               deadline, where, [steps[v] for v in piece])
         totals.append(total)
         piece_mines.append(mines)
     # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
@@ -752,8 +869,7 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         before.append(Packed(before[-1].low + value.low, before[-1].bits * value.bits))
         after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
-    total = before[-1]
-    # Each open box's mines times the other pieces' layouts; decided boxes are not read below.
+    # Each open box's mines times the other pieces' layouts; decided boxes are not read.
     box_mines: list[Packed | None] = [None] * len(sizes)
     for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
         shift = before[p].low + after[p + 1].low
@@ -761,31 +877,15 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         for v, weight in zip(piece, mines):
             if weight is not None:
                 box_mines[v] = Packed(weight.low + shift, weight.bits * others)
-
-    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total.bits & -total.bits).bit_length() - 1) // width
-    offset = total.low + low
-    layouts = tuple(_unpack(total.bits >> (low * width), width))
-    span = len(layouts)
-
-    def aligned(value: Packed | None) -> int:
-        if value is None:
-            return 0
-        shift = (value.low - offset) * width
-        return value.bits << shift if shift >= 0 else value.bits >> -shift
-
-    nothing = (0,) * span
-    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
-    return ComponentCount(offset, layouts, tuple(
-        nothing if verdict < 0 else tuple(size * n for n in layouts) if verdict > 0
-        else tuple(_unpack(aligned(m), width, span))
-        for m, size, verdict in zip(box_mines, sizes, decided)))
+    return before[-1], box_mines, decided, width
 
 
 def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-                deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
+                deadline: float | None, where: list[Cell], steps: list[int]
+                ) -> tuple[Packed, list[Packed | None]]:
     """All layouts of a connected piece and each box's mines, as packed polynomials
-    (None for a box that never holds a mine), by sum-product over a tree decomposition."""
+    (None for a box that never holds a mine), by sum-product over a tree decomposition.
+    A mine of box ``v`` raises the power by ``steps[v]``."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -815,7 +915,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
             for i in weighed:
                 k = row[i]
                 coefficient *= comb(sizes[bag[i]], k)
-                mines += k
+                mines += k * steps[bag[i]]
             weights.append(Packed(mines, coefficient))
         assignments.append(rows)
         local_weights.append(weights)
@@ -895,14 +995,15 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
 
 def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-               deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
+               deadline: float | None, where: list[Cell], steps: list[int]
+               ) -> tuple[Packed, list[Packed | None]]:
     """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
     over its assignments, weighing each as it is found."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
             clues_of_box[v].append(c)
-    top = sum(sizes)
+    top = sum(size * step for size, step in zip(sizes, steps))
     layouts = [0] * (top + 1)
     mines = [[0] * (top + 1) for _ in sizes]
     choose = [[comb(size, k) for k in range(size + 1)] for size in sizes]
@@ -914,7 +1015,7 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
             k = values[v]
             if k:
                 weight *= choose[v][k]
-                placed += k
+                placed += k * steps[v]
         layouts[placed] += weight
         for v in boxes:
             if values[v]:
@@ -922,11 +1023,13 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
 
     _backtrack(sizes, clues_of_box, list(needs),
                [sum(sizes[v] for v in scope) for scope in scopes], weigh, deadline)
-    low = next((m for m, value in enumerate(layouts) if value), None)
-    if low is None:
+    used = [m for m, value in enumerate(layouts) if value]
+    if not used:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
-    return (Packed(low, _pack(layouts[low:], width)),
-            [Packed(low, _pack(row[low:], width)) if any(row) else None for row in mines])
+    # A box holds mines only at powers some layout has: pack from the first to the last.
+    low, high = used[0], used[-1] + 1
+    return (Packed(low, _pack(layouts[low:high], width)),
+            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines])
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]

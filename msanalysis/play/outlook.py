@@ -9,12 +9,20 @@ count with the sea, as :func:`msanalysis.counting.count` does.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.counting import ComponentCount, Problem, count_component, join, together
+from msanalysis.counting import (
+    ComponentCount,
+    Problem,
+    count_by_need,
+    count_component,
+    join,
+    together,
+)
 from msanalysis.errors import InconsistentPosition
 
 __all__ = ["Outcome", "Outlook"]
@@ -24,9 +32,10 @@ class Outlook:
     """What revealing one cell would show, counted exactly, for a position that needs a guess.
 
     For a cell ``c`` and each number ``v`` it may show, the position with ``c`` revealed as ``v``
-    differs from the current one only in the components ``c`` touches: those are counted again
-    (with :func:`msanalysis.counting.count_component`), the others keep their counts, and all
-    are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
+    differs from the current one only in the components ``c`` touches: those are counted again,
+    once for every ``v`` together (with :func:`msanalysis.counting.count_by_need`, the cell's
+    own clue left open), the others keep their counts, and all are joined over the mine count
+    with the sea, as :func:`msanalysis.counting.count` does.
 
     Parameters
     ----------
@@ -53,8 +62,8 @@ class Outlook:
 
     Notes
     -----
-    Per cell, one count of the components it touches for each number it may show (see
-    :func:`msanalysis.counting.count_component`) and one join over the mine count.
+    Per cell, one count of the components it touches, for every number it may show at once (see
+    :func:`msanalysis.counting.count_by_need`), and per number one join over the mine count.
     """
 
     def __init__(self, analysis: Any, blend: float = 0.0) -> None:
@@ -136,16 +145,20 @@ class Outlook:
         # boxes are the same whatever number the cell shows; only its own clue's need changes.
         clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
         problem = Problem.from_clues((at, mines, cells) for at, _, mines, cells in clues)
+        # Every number at once: one count with the cell's own clue left open.
+        by_number: dict[int, ComponentCount] = {}
+        if near:
+            by_number = count_by_need(problem, len(clues) - 1)
+        elif clues:
+            with contextlib.suppress(InconsistentPosition):
+                by_number = {0: count_component(problem)}
         results = []
         for number in range(known, known + len(near) + 1):
             local = ComponentCount(certain, (1,)) if certain else None
             if clues:
-                if near:
-                    problem = problem.with_need(len(clues) - 1, number - known)
-                try:
-                    local = count_component(problem).shifted(certain)
-                except InconsistentPosition:
+                if number - known not in by_number:
                     continue
+                local = by_number[number - known].shifted(certain)
             joined = join([rest] if local is None else [rest, local], sea, remaining)
             layouts = joined.solutions
             box_mines = [] if local is None else joined.box_mines(1)
