@@ -485,6 +485,23 @@ class Count:
             reach.append({a + b for a in own for b in reach[-1]})
         reach.reverse()
         problems = self._problems()
+        # A component's layouts with the wanted numbers of mines are found once and kept as they
+        # come (every layout of the components before it asks for them again); each leads to a
+        # layout of the whole, so no more are kept than are yielded.
+        found: dict[tuple[int, tuple[int, ...]],
+                    tuple[list[frozenset[Cell]], Iterator[frozenset[Cell]]]] = {}
+
+        def listed(i: int, wanted: tuple[int, ...]) -> Iterator[frozenset[Cell]]:
+            if (i, wanted) not in found:
+                found[i, wanted] = ([], problems[i].layouts(mines=wanted))
+            kept, source = found[i, wanted]
+            for k in itertools.count():
+                if k == len(kept):
+                    layout = next(source, None)
+                    if layout is None:
+                        return
+                    kept.append(layout)
+                yield kept[k]
 
         def extend(i: int, placed: int, chosen: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
             if i == len(parts):
@@ -498,10 +515,10 @@ class Count:
                         yield chosen.union(picked)
                 return
             part = parts[i]
-            wanted = [part.offset + k for k, n in enumerate(part.layouts)
-                      if n and (remaining is None or remaining - placed - part.offset - k
-                                in reach[i + 1])]
-            for layout in problems[i].layouts(mines=wanted):
+            wanted = tuple(part.offset + k for k, n in enumerate(part.layouts)
+                           if n and (remaining is None or remaining - placed - part.offset - k
+                                     in reach[i + 1]))
+            for layout in listed(i, wanted):
                 yield from extend(i + 1, placed + len(layout), chosen | layout)
 
         for made, layout in enumerate(extend(0, 0, frozenset())):

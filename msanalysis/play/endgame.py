@@ -62,37 +62,57 @@ class Endgame:
         # Frontier cells component by component, then the sea: the columns of the rows below.
         cells = [c for component in constraints.components for c in component.cells]
         cells += list(constraints.sea)
-        self.cells = cells
         index = {cell: i for i, cell in enumerate(cells)}
-        # Layouts as rows of 0/1 over ``cells``, in lexicographic order: the layout numbers
-        # only name bits, but a fixed order keeps every float sum below the same.
-        layouts = sorted([int(cell in mines) for cell in cells]
-                         for mines in analysis.counts.layouts(limit=analysis.solutions))
-        self.everything = (1 << len(layouts)) - 1
-        mine = np.array(layouts, dtype=np.int16).reshape(len(layouts), len(cells))
-        around = [[index[n] for n in neighbours(cell, height, width) if n in index]
-                  for cell in cells]
-        adjacency = np.zeros((len(cells), len(cells)), dtype=np.int16)
-        for i, near in enumerate(around):
-            adjacency[near, i] = 1
-        known = np.array([sum(n in constraints.known_mines for n in neighbours(c, height, width))
-                          for c in cells], dtype=np.int16)
-        numbers = mine @ adjacency + known  # numbers[k, i]: what cell i shows in layout k
-        # Only cells that are a mine in some layouts and not in others are ever clicked: the
-        # others are mines throughout (no cell is safe throughout, or it would be forced).
+        # Layouts as rows of 0/1 over ``cells``, set from each layout's mines.
+        rows: list[int] = []
+        columns: list[int] = []
+        total = 0
+        for k, mines in enumerate(analysis.counts.layouts(limit=analysis.solutions)):
+            rows += [k] * len(mines)
+            columns += map(index.__getitem__, mines)
+            total = k + 1
+        mine = np.zeros((total, len(cells)), dtype=np.int16)
+        mine[rows, columns] = 1
         mines_in = mine.sum(axis=0)
-        live = np.flatnonzero((mines_in > 0) & (mines_in < len(layouts))).tolist()
-        self.cells = [cells[i] for i in live]
-        self.mines = [_bits(mine[:, i] == 1) for i in live]
+        # A cell that is a mine in every layout is never opened: its mine counts like a known
+        # one. Only cells that are a mine in some layouts and not in others are ever clicked (no
+        # cell is safe in all, or it would be forced); a cascade may open any cell not a mine.
+        open_ = np.flatnonzero(mines_in < total)
+        live = np.flatnonzero((mines_in > 0) & (mines_in < total))
+        # Rows in lexicographic order (the layout numbers only name bits, but a fixed order keeps
+        # every float sum below the same); columns that never change do not move a row.
+        mine = mine[np.lexsort(mine[:, live[::-1]].T)] if len(live) else mine
+        self.everything = (1 << total) - 1
+        opened_cells = [cells[i] for i in open_.tolist()]
+        place = {cell: j for j, cell in enumerate(opened_cells)}
+        mined = {cells[i] for i in np.flatnonzero(mines_in == total).tolist()}
+        mined.update(constraints.known_mines)
+        around: list[list[int]] = []  # per open cell, its open neighbours
+        known = []  # per open cell, its neighbours that are mines in every layout
+        for cell in opened_cells:
+            near = list(neighbours(cell, height, width))
+            around.append([place[n] for n in near if n in place])
+            known.append(sum(n in mined for n in near))
+        adjacency = np.zeros((len(open_), len(open_)))
+        for j, beside in enumerate(around):
+            adjacency[beside, j] = 1
+        # numbers[k, j]: what open cell j shows in layout k (a product of floats is exact for
+        # such small integers, and far faster than one of integers).
+        numbers = (mine[:, open_].astype(float) @ adjacency).astype(np.int16)
+        numbers += np.array(known, dtype=np.int16)
+        self.cells = [cells[i] for i in live.tolist()]
+        self.mines = [_bits(mine[:, i] == 1) for i in live.tolist()]
         # shows[i]: the sets of layouts in which revealing live cell i shows the same thing: the
         # same number, or for a 0 the same cells opened with the same numbers.
         self.shows: list[list[int]] = []
-        for i in live:
+        for i in live.tolist():
+            j = place[cells[i]]
             safe = mine[:, i] == 0
-            groups = [_bits(safe & (numbers[:, i] == v)) for v in range(1, 9)]
+            shown = numbers[:, j]
+            groups = [_bits(safe & (shown == v)) for v in range(1, 9)]
             opened: dict[tuple, int] = {}
-            for k in np.flatnonzero(safe & (numbers[:, i] == 0)).tolist():
-                seen = _cascade(i, numbers[k], around)
+            for k in np.flatnonzero(safe & (shown == 0)).tolist():
+                seen = _cascade(j, numbers[k], around)
                 opened[seen] = opened.get(seen, 0) | (1 << k)
             self.shows.append([g for g in groups if g] + list(opened.values()))
         self.budget = node_budget
@@ -180,7 +200,8 @@ def _bits(flags: np.ndarray) -> int:
 def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
     """The cells a 0 at ``start`` opens, breadth first as the game does, with their numbers.
 
-    ``numbers[i]`` is what cell ``i`` shows and ``around[i]`` its unknown neighbours.
+    ``numbers[i]`` is what open cell ``i`` shows and ``around[i]`` its open neighbours (the
+    cells that are not a mine in every layout: a 0 has no mine beside it).
     """
     opened = {start: 0}
     queue = [start]
