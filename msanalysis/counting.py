@@ -18,8 +18,11 @@ of mines (so a sea cell is a mine with probability 1/2).
 
 from __future__ import annotations
 
+import array
 import heapq
 import itertools
+import struct
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -838,7 +841,7 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
     scopes, needs = list(problem.scopes), list(problem.needs)
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
-    width = (sum(sizes) + 4 + 7) // 8 * 8
+    width = _width(sum(sizes) + 4)
     where = list(problem.clues)
     if steps is None:
         steps = [1] * len(sizes)
@@ -1078,9 +1081,26 @@ def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
     return list(groups.values())
 
 
+_MACHINE_WORDS = {struct.calcsize(code): code for code in "BHIQ"} if sys.byteorder == "little" \
+    else {}
+"""Array type codes by their bytes: coefficients of 1, 2, 4 or 8 bytes are packed and unpacked
+as machine words, four times faster than one integer at a time (little-endian machines only)."""
+
+
+def _width(bits: int) -> int:
+    """Bits per packed coefficient for coefficients of up to ``bits`` bits: a machine word when
+    one holds them, else whole bytes."""
+    for size in sorted(_MACHINE_WORDS):
+        if 8 * size >= bits:
+            return 8 * size
+    return (bits + 7) // 8 * 8
+
+
 def _pack(values: list[int], width: int) -> int:
     """A polynomial's coefficients packed ``width`` bits (a multiple of 8) per coefficient."""
     step = width // 8
+    if step in _MACHINE_WORDS:
+        return int.from_bytes(array.array(_MACHINE_WORDS[step], values).tobytes(), "little")
     return int.from_bytes(b"".join(value.to_bytes(step, "little") for value in values), "little")
 
 
@@ -1101,6 +1121,8 @@ def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
     if length is None:
         length = max(1, -(-value.bit_length() // width))
     data = value.to_bytes(length * step, "little")
+    if step in _MACHINE_WORDS:
+        return array.array(_MACHINE_WORDS[step], data).tolist()
     return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
 
 
