@@ -150,14 +150,19 @@ class Problem:
         new_index: list[int] = []
         taken: list[int] = []  # per old box, the fixed mines it held
         for box in self.boxes:
+            if known.isdisjoint(box):  # most boxes: kept whole
+                taken.append(0)
+                new_index.append(len(kept))
+                kept.append(box)
+                continue
             rest = tuple(cell for cell in box if cell not in known)
             taken.append(sum(cell in mines for cell in box))
             new_index.append(len(kept) if rest else -1)
             if rest:
                 kept.append(rest)
-        scopes = tuple(tuple(new_index[v] for v in scope if new_index[v] >= 0)
-                       for scope in self.scopes)
-        needs = tuple(need - sum(taken[v] for v in scope)
+        scopes = self.scopes if len(kept) == len(self.boxes) else tuple(
+            tuple(new_index[v] for v in scope if new_index[v] >= 0) for scope in self.scopes)
+        needs = tuple(need - sum(map(taken.__getitem__, scope))
                       for need, scope in zip(self.needs, self.scopes))
         return Problem(tuple(kept), scopes, needs, self.clues), sum(taken)
 
@@ -449,7 +454,7 @@ class Count:
             problem, placed = Problem.of_component(constraints, component).fixing(
                 mines=mines & cells, safe=safe & cells)
             try:
-                parts[k] = count_component(problem).shifted(placed)
+                parts[k] = _count_layouts(problem).shifted(placed)
             except InconsistentPosition:
                 return 0
         sea_mines, sea_safe = len(mines & sea), len(safe & sea)
@@ -745,6 +750,13 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         for m, size, verdict in zip(box_mines, problem.sizes, decided)))
 
 
+def _count_layouts(problem: Problem) -> ComponentCount:
+    """:func:`count_component` without the boxes' mines (``box_mines`` is empty)."""
+    total, _, _, width = _count_packed(problem, None, None, boxes=False)
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
+    return ComponentCount(total.low + low, tuple(_unpack(total.bits >> (low * width), width)))
+
+
 def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
                   ) -> dict[int, ComponentCount]:
     """:func:`count_component` of ``problem`` for every number of mines clue ``clue`` may need.
@@ -830,12 +842,13 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     return result
 
 
-def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | None
-                  ) -> tuple[Packed, list[Packed | None], list[int], int]:
+def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | None,
+                  boxes: bool = True) -> tuple[Packed, list[Packed | None], list[int], int]:
     """The layouts of ``problem`` and each box's mines as packed polynomials, with the boxes'
     verdicts (1 all mines, -1 all safe, 0 open) and the bits per coefficient.
 
-    A mine of box ``v`` raises the power by ``steps[v]`` (by 1 without ``steps``).
+    A mine of box ``v`` raises the power by ``steps[v]`` (by 1 without ``steps``). Without
+    ``boxes`` only the layouts are counted (every box's mines are None): half the work.
     """
     sizes = problem.sizes
     scopes, needs = list(problem.scopes), list(problem.needs)
@@ -880,7 +893,7 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
         _check_deadline(deadline, "counting a component")
         counter = _count_bag if len(piece) <= _SINGLE_BAG_BOXES else _count_tree
         total, mines = counter([sizes[v] for v in piece], piece_scopes[p], piece_needs[p], width,
-                               deadline, where, [steps[v] for v in piece])
+                               deadline, where, [steps[v] for v in piece], boxes)
         totals.append(total)
         piece_mines.append(mines)
     # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
@@ -891,7 +904,7 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
     after.reverse()
     # Each open box's mines times the other pieces' layouts; decided boxes are not read.
     box_mines: list[Packed | None] = [None] * len(sizes)
-    for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
+    for p, (piece, mines) in enumerate(zip(pieces, piece_mines) if boxes else ()):
         shift = before[p].low + after[p + 1].low
         others = before[p].bits * after[p + 1].bits
         for v, weight in zip(piece, mines):
@@ -901,11 +914,12 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
 
 
 def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-                deadline: float | None, where: list[Cell], steps: list[int]
+                deadline: float | None, where: list[Cell], steps: list[int], boxes: bool = True
                 ) -> tuple[Packed, list[Packed | None]]:
     """All layouts of a connected piece and each box's mines, as packed polynomials
-    (None for a box that never holds a mine), by sum-product over a tree decomposition.
-    A mine of box ``v`` raises the power by ``steps[v]``."""
+    (None for a box that never holds a mine, and for every box without ``boxes``), by
+    sum-product over a tree decomposition. A mine of box ``v`` raises the power by
+    ``steps[v]``."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -985,11 +999,13 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
     if total is None:
         raise InconsistentPosition("no layout satisfies the clues of a component",
                                    clues=where)
+    box_mines: list[Packed | None] = [None] * len(sizes)
+    if not boxes:
+        return total, box_mines
 
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
     down[0] = {(): Packed(0, 1)}
-    box_mines: list[Packed | None] = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
         beliefs = times(inner[b], parent_keys[b], down[b])
@@ -1015,7 +1031,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
 
 def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-               deadline: float | None, where: list[Cell], steps: list[int]
+               deadline: float | None, where: list[Cell], steps: list[int], boxes: bool = True
                ) -> tuple[Packed, list[Packed | None]]:
     """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
     over its assignments, weighing each as it is found."""
@@ -1025,19 +1041,19 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
             clues_of_box[v].append(c)
     top = sum(size * step for size, step in zip(sizes, steps))
     layouts = [0] * (top + 1)
-    mines = [[0] * (top + 1) for _ in sizes]
+    mines = [[0] * (top + 1) for _ in sizes] if boxes else []
     choose = [[comb(size, k) for k in range(size + 1)] for size in sizes]
-    boxes = range(len(sizes))
+    every = range(len(sizes))
 
     def weigh(values: list[int]) -> None:
         weight, placed = 1, 0
-        for v in boxes:
+        for v in every:
             k = values[v]
             if k:
                 weight *= choose[v][k]
                 placed += k * steps[v]
         layouts[placed] += weight
-        for v in boxes:
+        for v in every if boxes else ():
             if values[v]:
                 mines[v][placed] += values[v] * weight
 
@@ -1049,7 +1065,8 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
     # A box holds mines only at powers some layout has: pack from the first to the last.
     low, high = used[0], used[-1] + 1
     return (Packed(low, _pack(layouts[low:high], width)),
-            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines])
+            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines]
+            if boxes else [None] * len(sizes))
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
