@@ -182,7 +182,8 @@ class Problem:
 
         Notes
         -----
-        Backtracking over the boxes' mine counts, pruned by the clues; each assignment then
+        Backtracking over the mine counts of the boxes single clues leave open (see
+        :func:`msanalysis.constraints.settle`), pruned by the clues; each assignment then
         yields every choice of cells within its boxes. Time proportional to the layouts
         yielded plus the dead ends of the search; stop iterating to stop early.
         """
@@ -192,10 +193,33 @@ class Problem:
         for c, scope in enumerate(self.scopes):
             for v in scope:
                 clues_of_box[v].append(c)
+        # What single clues decide (most boxes of a component that needs a guess: its certain
+        # mines) takes one value; the search goes over the other boxes, in the same order, so
+        # the assignments come in the same order.
+        settled = settle(sizes, self.scopes, self.needs,
+                         [sum(sizes[v] for v in scope) for scope in self.scopes], clues_of_box)
+        if settled is None:
+            return
+        decided, need = settled
+        free = [v for v, verdict in enumerate(decided) if not verdict]
+        position = {v: i for i, v in enumerate(free)}
+        clues = [c for c, scope in enumerate(self.scopes) if any(v in position for v in scope)]
+        clues_of: list[list[int]] = [[] for _ in free]
+        for local, c in enumerate(clues):
+            for v in self.scopes[c]:
+                if v in position:
+                    clues_of[position[v]].append(local)
+        full = [size if verdict > 0 else 0 for size, verdict in zip(sizes, decided)]
         found: list[tuple[int, ...]] = []
-        _backtrack(sizes, clues_of_box, list(self.needs),
-                   [sum(sizes[v] for v in scope) for scope in self.scopes],
-                   lambda values: found.append(tuple(values)), None)
+
+        def keep(chosen: list[int]) -> None:
+            for v, k in zip(free, chosen):
+                full[v] = k
+            found.append(tuple(full))
+
+        _backtrack([sizes[v] for v in free], clues_of, [need[c] for c in clues],
+                   [sum(sizes[v] for v in self.scopes[c] if v in position) for c in clues],
+                   keep, None)
         for values in found:
             if allowed is not None and sum(values) not in allowed:
                 continue
