@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell, neighbours
+from msanalysis.board import Cell
 
 __all__ = ["TIE", "Endgame"]
+
+_OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 TIE = 1e-9
 """Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""
@@ -84,36 +86,41 @@ class Endgame:
         mine = mine[np.lexsort(mine[:, live[::-1]].T)] if len(live) else mine
         self.everything = (1 << total) - 1
         opened_cells = [cells[i] for i in open_.tolist()]
-        place = {cell: j for j, cell in enumerate(opened_cells)}
-        mined = {cells[i] for i in np.flatnonzero(mines_in == total).tolist()}
-        mined.update(constraints.known_mines)
-        around: list[list[int]] = []  # per open cell, its open neighbours
-        known = []  # per open cell, its neighbours that are mines in every layout
-        for cell in opened_cells:
-            near = list(neighbours(cell, height, width))
-            around.append([place[n] for n in near if n in place])
-            known.append(sum(n in mined for n in near))
-        adjacency = np.zeros((len(open_), len(open_)))
-        for j, beside in enumerate(around):
-            adjacency[beside, j] = 1
+        # The board framed by one row and column of nothing: each open cell's index, and the
+        # cells that are mines in every layout (or shown as mines).
+        index_grid = np.full((height + 2, width + 2), -1, dtype=np.int64)
+        mined = np.zeros((height + 2, width + 2), dtype=np.int16)
+        at = np.array(opened_cells, dtype=np.int64).reshape(-1, 2) + 1
+        index_grid[at[:, 0], at[:, 1]] = np.arange(len(opened_cells))
+        always = [cells[i] for i in np.flatnonzero(mines_in == total).tolist()]
+        for row, col in (*always, *constraints.known_mines):
+            mined[row + 1, col + 1] = 1
+        beside = np.stack([index_grid[at[:, 0] + dr, at[:, 1] + dc] for dr, dc in _OFFSETS], 1)
+        known = sum(mined[at[:, 0] + dr, at[:, 1] + dc] for dr, dc in _OFFSETS)
+        # Per open cell its open neighbours (a 0 has no mine beside it, so a cascade opens
+        # only open cells).
+        around = [[j for j in near if j >= 0] for near in beside.tolist()]
+        adjacency = np.zeros((len(open_) + 1, len(open_)))  # the last row takes the -1s
+        adjacency[beside, np.arange(len(open_))[:, None]] = 1
         # numbers[k, j]: what open cell j shows in layout k (a product of floats is exact for
         # such small integers, and far faster than one of integers).
-        numbers = (mine[:, open_].astype(float) @ adjacency).astype(np.int16)
-        numbers += np.array(known, dtype=np.int16)
+        numbers = (mine[:, open_].astype(float) @ adjacency[:-1]).astype(np.int16) + known
         self.cells = [cells[i] for i in live.tolist()]
-        self.mines = [_bits(mine[:, i] == 1) for i in live.tolist()]
+        self.mines = _column_bits(mine[:, live] == 1)
         # shows[i]: the sets of layouts in which revealing live cell i shows the same thing: the
         # same number, or for a 0 the same cells opened with the same numbers.
+        place = np.searchsorted(open_, live)  # each live cell among the open ones
+        safe = mine[:, live] == 0
+        shown = numbers[:, place]
+        by_number = [_column_bits(safe & (shown == v)) for v in range(1, 9)]
+        zeros = safe & (shown == 0)
         self.shows: list[list[int]] = []
-        for i in live.tolist():
-            j = place[cells[i]]
-            safe = mine[:, i] == 0
-            shown = numbers[:, j]
-            groups = [_bits(safe & (shown == v)) for v in range(1, 9)]
+        for i, j in enumerate(place.tolist()):
             opened: dict[tuple, int] = {}
-            for k in np.flatnonzero(safe & (shown == 0)).tolist():
+            for k in np.flatnonzero(zeros[:, i]).tolist():
                 seen = _cascade(j, numbers[k], around)
                 opened[seen] = opened.get(seen, 0) | (1 << k)
+            groups = [by_number[v][i] for v in range(8)]
             self.shows.append([g for g in groups if g] + list(opened.values()))
         self.budget = node_budget
         self.nodes = 0
@@ -192,9 +199,14 @@ class Endgame:
         return result
 
 
-def _bits(flags: np.ndarray) -> int:
-    """The set of layouts where ``flags`` is true, as an int with bit ``k`` for layout ``k``."""
-    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+def _column_bits(flags: np.ndarray) -> list[int]:
+    """Per column of ``flags`` (layouts by cells), the set of layouts where it is true, as an int
+    with bit ``k`` for layout ``k``."""
+    packed = np.ascontiguousarray(np.packbits(flags, axis=0, bitorder="little").T)
+    data, step = packed.tobytes(), packed.shape[1]
+    if not step:  # no layouts
+        return [0] * packed.shape[0]
+    return [int.from_bytes(data[i:i + step], "little") for i in range(0, len(data), step)]
 
 
 def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
