@@ -753,32 +753,63 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
     >>> result.offset, result.layouts
     (2, (10,))
     """
-    total, box_mines, decided, width = _count_packed(problem, None, deadline)
-    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total.bits & -total.bits).bit_length() - 1) // width
-    offset = total.low + low
-    layouts = tuple(_unpack(total.bits >> (low * width), width))
-    span = len(layouts)
-
-    def aligned(value: Packed | None) -> int:
-        if value is None:
-            return 0
-        shift = (value.low - offset) * width
-        return value.bits << shift if shift >= 0 else value.bits >> -shift
-
-    nothing = (0,) * span
-    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
-    return ComponentCount(offset, layouts, tuple(
-        nothing if verdict < 0 else tuple(size * n for n in layouts) if verdict > 0
-        else tuple(_unpack(aligned(m), width, span))
-        for m, size, verdict in zip(box_mines, problem.sizes, decided)))
+    offset, layouts, mines = _count_lists(problem, None, deadline)
+    return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
 
 
 def _count_layouts(problem: Problem) -> ComponentCount:
     """:func:`count_component` without the boxes' mines (``box_mines`` is empty)."""
-    total, _, _, width = _count_packed(problem, None, None, boxes=False)
+    offset, layouts, _ = _count_lists(problem, None, None, boxes=False)
+    return ComponentCount(offset, tuple(layouts))
+
+
+def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | None,
+                 boxes: bool = True) -> tuple[int, list[int], list[list[int]]]:
+    """The layouts of ``problem`` and each box's mines by power of the polynomial, from the
+    lowest power a layout has to the highest: ``(lowest, layouts, mines per box)`` (no boxes
+    without ``boxes``). A mine of box ``v`` raises the power by ``steps[v]`` (1 by default).
+
+    Raises InconsistentPosition when no layout fits.
+    """
+    sizes = problem.sizes
+    if steps is None:
+        steps = [1] * len(sizes)
+    where = list(problem.clues)
+    if len(sizes) <= _SINGLE_BAG_BOXES:
+        # Small enough to enumerate whole: the clues' bounds decide what settling would, for
+        # less, and nothing is packed (on the components the tracker counts in played expert
+        # games, count_component takes 0.43 of the time it took settling, splitting and
+        # packing them). The search meets a clue through its boxes: one without must need none.
+        if any(need for scope, need in zip(problem.scopes, problem.needs) if not scope):
+            raise InconsistentPosition("no layout satisfies the clues of a component",
+                                       clues=where)
+        by_power, mines = _enumerate(sizes, list(problem.scopes), list(problem.needs), steps,
+                                     boxes, deadline)
+        used = [m for m, value in enumerate(by_power) if value]
+        if not used:
+            raise InconsistentPosition("no layout satisfies the clues of a component",
+                                       clues=where)
+        low, high = used[0], used[-1] + 1
+        return low, by_power[low:high], [row[low:high] for row in mines]
+    total, box_mines, decided, width = _count_packed(problem, steps, deadline, boxes)
+    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
     low = ((total.bits & -total.bits).bit_length() - 1) // width
-    return ComponentCount(total.low + low, tuple(_unpack(total.bits >> (low * width), width)))
+    first = total.low + low
+    layouts = _unpack(total.bits >> (low * width), width)
+    if not boxes:
+        return first, layouts, []
+    span = len(layouts)
+
+    def aligned(value: Packed | None) -> list[int]:
+        if value is None:
+            return [0] * span
+        shift = (value.low - first) * width
+        return _unpack(value.bits << shift if shift >= 0 else value.bits >> -shift, width, span)
+
+    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
+    return first, layouts, [
+        [0] * span if verdict < 0 else [size * n for n in layouts] if verdict > 0
+        else aligned(m) for m, size, verdict in zip(box_mines, sizes, decided)]
 
 
 def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
@@ -834,23 +865,9 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
                    tuple(problem.needs[c] for c in keep),
                    tuple(problem.clues[c] for c in keep) if problem.clues else ())
     try:
-        total, box_mines, decided, width = _count_packed(rest, steps, deadline)
+        first, layouts, mines = _count_lists(rest, steps, deadline)
     except InconsistentPosition:
         return {}
-    low = ((total.bits & -total.bits).bit_length() - 1) // width
-    first = total.low + low
-    layouts = _unpack(total.bits >> (low * width), width)
-    span = len(layouts)
-
-    def aligned(value: Packed | None) -> list[int]:
-        if value is None:
-            return [0] * span
-        shift = (value.low - first) * width
-        return _unpack(value.bits << shift if shift >= 0 else value.bits >> -shift, width, span)
-
-    # Per box, its mines by power: decided boxes hold none, or ``size`` in every layout.
-    mines = [[0] * span if verdict < 0 else [size * n for n in layouts] if verdict > 0
-             else aligned(m) for m, size, verdict in zip(box_mines, sizes, decided)]
     result: dict[int, ComponentCount] = {}
     for need in range(step):
         # The powers ``need + step * outside``: every ``step``-th coefficient.
@@ -883,15 +900,6 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
     if steps is None:
         steps = [1] * len(sizes)
 
-    if len(sizes) <= _SINGLE_BAG_BOXES:
-        # Small enough to enumerate whole: the clues' bounds decide what settling would, for
-        # less (on the components of played games, count_component takes a third less time).
-        # The search meets a clue through its boxes: one left without any must need none.
-        if any(need for scope, need in zip(scopes, needs) if not scope):
-            raise InconsistentPosition("no layout satisfies the clues of a component",
-                                       clues=where)
-        whole, mines = _count_bag(sizes, scopes, needs, width, deadline, where, steps, boxes)
-        return whole, mines, [0] * len(sizes), width
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -1066,8 +1074,24 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
                deadline: float | None, where: list[Cell], steps: list[int], boxes: bool = True
                ) -> tuple[Packed, list[Packed | None]]:
-    """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
-    over its assignments, weighing each as it is found."""
+    """What :func:`_count_tree` gives, for a piece small enough to enumerate whole (see
+    :func:`_enumerate`), packed."""
+    layouts, mines = _enumerate(sizes, scopes, needs, steps, boxes, deadline)
+    used = [m for m, value in enumerate(layouts) if value]
+    if not used:
+        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
+    # A box holds mines only at powers some layout has: pack from the first to the last.
+    low, high = used[0], used[-1] + 1
+    return (Packed(low, _pack(layouts[low:high], width)),
+            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines]
+            if boxes else [None] * len(sizes))
+
+
+def _enumerate(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int],
+               steps: list[int], boxes: bool, deadline: float | None
+               ) -> tuple[list[int], list[list[int]]]:
+    """Every layout of a small problem, weighed as it is found: per power of the polynomial
+    (0 up to every box full), the layouts, and each box's mines (none without ``boxes``)."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -1092,14 +1116,7 @@ def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int]
 
     _backtrack(sizes, clues_of_box, list(needs),
                [sum(sizes[v] for v in scope) for scope in scopes], weigh, deadline)
-    used = [m for m, value in enumerate(layouts) if value]
-    if not used:
-        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
-    # A box holds mines only at powers some layout has: pack from the first to the last.
-    low, high = used[0], used[-1] + 1
-    return (Packed(low, _pack(layouts[low:high], width)),
-            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines]
-            if boxes else [None] * len(sizes))
+    return layouts, mines
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
