@@ -612,18 +612,22 @@ def _backtrack(sizes: list[int], clues_of: list[list[int]], need: list[int], roo
         size = sizes[i]
         mine_clues = clues_of[i]
         low, high = 0, size
-        for c in mine_clues:
+        for c in mine_clues:  # comparisons, not max and min: this is the innermost loop
             room[c] -= size
-            low = max(low, need[c] - room[c])
-            high = min(high, need[c])
-        for k in range(low, high + 1):
-            for c in mine_clues:
-                need[c] -= k
-            values[i] = k
-            place(i + 1)
-            for c in mine_clues:
-                need[c] += k
-        values[i] = 0
+            left = need[c]
+            if left - room[c] > low:
+                low = left - room[c]
+            if left < high:
+                high = left
+        if low <= high:
+            for k in range(low, high + 1):
+                for c in mine_clues:
+                    need[c] -= k
+                values[i] = k
+                place(i + 1)
+                for c in mine_clues:
+                    need[c] += k
+            values[i] = 0
         for c in mine_clues:
             room[c] += size
 
