@@ -6,7 +6,9 @@ revealed). :func:`count_component` finds how many layouts of its cells satisfy i
 each number of mines*, and how many mines each box holds across them. Boxes are counted with
 binomial coefficients, never one cell at a time, and the work follows a tree decomposition of
 the problem (min-degree elimination, networkx's heuristic written over plain sets, 3x faster),
-so it grows with the frontier's width, not its length. :func:`join` ties counted
+so it grows with the frontier's width, not its length (a problem of up to 10 boxes is simply
+enumerated). :func:`count_by_need` counts one problem for every need of one of its clues at
+once (what revealing a cell may show, for the look ahead). :func:`join` ties counted
 parts together over the total mine count, weighting each total with the layouts of the sea:
 ``comb(sea_cells, remaining_mines - frontier_mines)``. :func:`count` does all of that for a
 whole position. Everything is an exact Python integer; probabilities are
