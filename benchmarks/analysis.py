@@ -21,8 +21,11 @@ process on the same positions, interleaved:
   :attr:`Analysis.probabilities`), against ``ms_toollib.cal_probability_onboard`` from scratch
   on the position after the click; and from scratch, ``analyze(position).probabilities``
   against the same;
-- playing: ``best`` on whole expert games, followed by the tracker (what autoplay does now)
-  against analysing every position from scratch (what it did before), the same games;
+- playing: ``best`` on whole expert games, followed by the tracker (what autoplay does now),
+  with the share of the time spent choosing guesses; against the same games with the look
+  ahead counting each number a cell may show on its own (as it did before
+  :func:`~msanalysis.counting.count_by_need`), and analysing every position from scratch
+  (what autoplay did before the tracker);
 - 3BV and openings of random expert boards against ``ms_toollib.cal_bbbv`` and ``cal_op``.
 
 Run: ``.venv/bin/python benchmarks/analysis.py`` (a few minutes), or ``--quick``.
@@ -45,9 +48,12 @@ from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import msanalysis.play.outlook
 from msanalysis.analysis import analyze, analyze_constraints
 from msanalysis.board import Board, Cell
 from msanalysis.constraints import build
+from msanalysis.counting import ComponentCount, Problem, count_component
+from msanalysis.errors import InconsistentPosition
 from msanalysis.game import Game
 from msanalysis.play.autoplay import autoplay
 from msanalysis.play.strategies import make_strategy
@@ -292,20 +298,67 @@ def follow(games: int, ms_toollib) -> None:
           f"way analyze went before): {d:.3f} ms")
 
 
+class NeedByNeed:
+    """What :func:`~msanalysis.counting.count_by_need` answers, counted one need at a time as
+    the look ahead asks (it stops asking once a candidate cannot win): the look ahead as it
+    was before, to time against. The same counts, so the same games."""
+
+    def __init__(self, problem: Problem, clue: int) -> None:
+        self.problem, self.clue = problem, clue
+        self.found: dict[int, ComponentCount | None] = {}
+
+    def __contains__(self, need: int) -> bool:
+        if need not in self.found:
+            try:
+                self.found[need] = count_component(self.problem.with_need(self.clue, need))
+            except InconsistentPosition:
+                self.found[need] = None
+        return self.found[need] is not None
+
+    def __getitem__(self, need: int) -> ComponentCount:
+        if need not in self:
+            raise KeyError(need)
+        counted = self.found[need]
+        assert counted is not None
+        return counted
+
+
 def best_games(games: int) -> None:
-    """``best`` on whole expert games: followed by the tracker, or analysing every position."""
-    followed: list[float] = []
-    scratch: list[float] = []
+    """``best`` on whole expert games, followed by the tracker, against the same games with the
+    look ahead counting one number at a time, and analysing every position; interleaved."""
+    variants: dict[str, list[float]] = {"followed": [], "need by need": [], "scratch": []}
+    guessing: list[float] = []
+    count_by_need = msanalysis.play.outlook.count_by_need
     for seed in range(20000, 20000 + games):
-        for times, engine in ((followed, None),
-                              (scratch, lambda p: analyze(p, forced_only=True))):
+        for name, times in variants.items():
+            engine = (lambda p: analyze(p, forced_only=True)) if name == "scratch" else None
+            outlook: Any = msanalysis.play.outlook
+            outlook.count_by_need = NeedByNeed if name == "need by need" else count_by_need
             game = Game.started(30, 16, 99, first_click=(0, 0), seed=seed)
+            strategy: Any = make_strategy("best", seed=seed)
+            guess, spent = strategy.guess, [0.0]
+
+            def timed_guess(*args: Any, guess: Any = guess, spent: list[float] = spent) -> Any:
+                start = time.perf_counter()
+                try:
+                    return guess(*args)
+                finally:
+                    spent[0] += time.perf_counter() - start
+
+            strategy.guess = timed_guess
             start = time.perf_counter()
-            autoplay(game, make_strategy("best", seed=seed), analyze=engine)
+            autoplay(game, strategy, analyze=engine)
             times.append(time.perf_counter() - start)
-    a, b = statistics.median(followed) * 1e3, statistics.median(scratch) * 1e3
+            if name == "followed":
+                guessing.append(spent[0])
+    msanalysis.play.outlook.count_by_need = count_by_need
+    a, b, c = (statistics.median(times) * 1e3 for times in variants.values())
+    share = sum(guessing) / sum(variants["followed"])
     print(f"best on {games} expert games (seeds 20000-), median per game: followed by the "
-          f"tracker {a:.1f} ms, analysing every position {b:.1f} ms, ratio {a / b:.2f}")
+          f"tracker {a:.1f} ms ({statistics.median(guessing) * 1e3:.1f} ms median choosing "
+          f"guesses, {share:.0%} of all the time); the look ahead counting one number at a "
+          f"time {b:.1f} ms, ratio {a / b:.2f}; analysing every position {c:.1f} ms, ratio "
+          f"{a / c:.2f}")
 
 
 def metrics(boards: int, ms_toollib) -> None:

@@ -6,7 +6,9 @@ revealed). :func:`count_component` finds how many layouts of its cells satisfy i
 each number of mines*, and how many mines each box holds across them. Boxes are counted with
 binomial coefficients, never one cell at a time, and the work follows a tree decomposition of
 the problem (min-degree elimination, networkx's heuristic written over plain sets, 3x faster),
-so it grows with the frontier's width, not its length. :func:`join` ties counted
+so it grows with the frontier's width, not its length (a problem of up to 10 boxes is simply
+enumerated). :func:`count_by_need` counts one problem for every need of one of its clues at
+once (what revealing a cell may show, for the look ahead). :func:`join` ties counted
 parts together over the total mine count, weighting each total with the layouts of the sea:
 ``comb(sea_cells, remaining_mines - frontier_mines)``. :func:`count` does all of that for a
 whole position. Everything is an exact Python integer; probabilities are
@@ -18,8 +20,11 @@ of mines (so a sea cell is a mine with probability 1/2).
 
 from __future__ import annotations
 
+import array
 import heapq
 import itertools
+import struct
+import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -38,14 +43,15 @@ __all__ = [
     "Joined",
     "Problem",
     "count",
+    "count_by_need",
     "count_component",
     "join",
     "together",
 ]
 
 _SINGLE_BAG_BOXES = 10
-"""Problems with at most this many open boxes are enumerated in one bag: a decomposition costs
-more."""
+"""Problems (and pieces of problems, once settled) with at most this many boxes are enumerated
+in one bag: a decomposition, or settling first, costs more."""
 _MERGED_BAG_BOXES = 10
 """Neighbouring bags of a decomposition are merged while they hold at most this many boxes."""
 _MAX_BAG_ASSIGNMENTS = 2_000_000
@@ -146,14 +152,19 @@ class Problem:
         new_index: list[int] = []
         taken: list[int] = []  # per old box, the fixed mines it held
         for box in self.boxes:
+            if known.isdisjoint(box):  # most boxes: kept whole
+                taken.append(0)
+                new_index.append(len(kept))
+                kept.append(box)
+                continue
             rest = tuple(cell for cell in box if cell not in known)
             taken.append(sum(cell in mines for cell in box))
             new_index.append(len(kept) if rest else -1)
             if rest:
                 kept.append(rest)
-        scopes = tuple(tuple(new_index[v] for v in scope if new_index[v] >= 0)
-                       for scope in self.scopes)
-        needs = tuple(need - sum(taken[v] for v in scope)
+        scopes = self.scopes if len(kept) == len(self.boxes) else tuple(
+            tuple(new_index[v] for v in scope if new_index[v] >= 0) for scope in self.scopes)
+        needs = tuple(need - sum(map(taken.__getitem__, scope))
                       for need, scope in zip(self.needs, self.scopes))
         return Problem(tuple(kept), scopes, needs, self.clues), sum(taken)
 
@@ -173,7 +184,8 @@ class Problem:
 
         Notes
         -----
-        Backtracking over the boxes' mine counts, pruned by the clues; each assignment then
+        Backtracking over the mine counts of the boxes single clues leave open (see
+        :func:`msanalysis.constraints.settle`), pruned by the clues; each assignment then
         yields every choice of cells within its boxes. Time proportional to the layouts
         yielded plus the dead ends of the search; stop iterating to stop early.
         """
@@ -183,10 +195,33 @@ class Problem:
         for c, scope in enumerate(self.scopes):
             for v in scope:
                 clues_of_box[v].append(c)
+        # What single clues decide (most boxes of a component that needs a guess: its certain
+        # mines) takes one value; the search goes over the other boxes, in the same order, so
+        # the assignments come in the same order.
+        settled = settle(sizes, self.scopes, self.needs,
+                         [sum(sizes[v] for v in scope) for scope in self.scopes], clues_of_box)
+        if settled is None:
+            return
+        decided, need = settled
+        free = [v for v, verdict in enumerate(decided) if not verdict]
+        position = {v: i for i, v in enumerate(free)}
+        clues = [c for c, scope in enumerate(self.scopes) if any(v in position for v in scope)]
+        clues_of: list[list[int]] = [[] for _ in free]
+        for local, c in enumerate(clues):
+            for v in self.scopes[c]:
+                if v in position:
+                    clues_of[position[v]].append(local)
+        full = [size if verdict > 0 else 0 for size, verdict in zip(sizes, decided)]
         found: list[tuple[int, ...]] = []
-        _backtrack(sizes, clues_of_box, list(self.needs),
-                   [sum(sizes[v] for v in scope) for scope in self.scopes],
-                   lambda values: found.append(tuple(values)), None)
+
+        def keep(chosen: list[int]) -> None:
+            for v, k in zip(free, chosen):
+                full[v] = k
+            found.append(tuple(full))
+
+        _backtrack([sizes[v] for v in free], clues_of, [need[c] for c in clues],
+                   [sum(sizes[v] for v in self.scopes[c] if v in position) for c in clues],
+                   keep, None)
         for values in found:
             if allowed is not None and sum(values) not in allowed:
                 continue
@@ -445,7 +480,7 @@ class Count:
             problem, placed = Problem.of_component(constraints, component).fixing(
                 mines=mines & cells, safe=safe & cells)
             try:
-                parts[k] = count_component(problem).shifted(placed)
+                parts[k] = _count_layouts(problem).shifted(placed)
             except InconsistentPosition:
                 return 0
         sea_mines, sea_safe = len(mines & sea), len(safe & sea)
@@ -484,6 +519,23 @@ class Count:
             reach.append({a + b for a in own for b in reach[-1]})
         reach.reverse()
         problems = self._problems()
+        # A component's layouts with the wanted numbers of mines are found once and kept as they
+        # come (every layout of the components before it asks for them again); each leads to a
+        # layout of the whole, so no more are kept than are yielded.
+        found: dict[tuple[int, tuple[int, ...]],
+                    tuple[list[frozenset[Cell]], Iterator[frozenset[Cell]]]] = {}
+
+        def listed(i: int, wanted: tuple[int, ...]) -> Iterator[frozenset[Cell]]:
+            if (i, wanted) not in found:
+                found[i, wanted] = ([], problems[i].layouts(mines=wanted))
+            kept, source = found[i, wanted]
+            for k in itertools.count():
+                if k == len(kept):
+                    layout = next(source, None)
+                    if layout is None:
+                        return
+                    kept.append(layout)
+                yield kept[k]
 
         def extend(i: int, placed: int, chosen: frozenset[Cell]) -> Iterator[frozenset[Cell]]:
             if i == len(parts):
@@ -497,10 +549,10 @@ class Count:
                         yield chosen.union(picked)
                 return
             part = parts[i]
-            wanted = [part.offset + k for k, n in enumerate(part.layouts)
-                      if n and (remaining is None or remaining - placed - part.offset - k
-                                in reach[i + 1])]
-            for layout in problems[i].layouts(mines=wanted):
+            wanted = tuple(part.offset + k for k, n in enumerate(part.layouts)
+                           if n and (remaining is None or remaining - placed - part.offset - k
+                                     in reach[i + 1]))
+            for layout in listed(i, wanted):
                 yield from extend(i + 1, placed + len(layout), chosen | layout)
 
         for made, layout in enumerate(extend(0, 0, frozenset())):
@@ -562,18 +614,22 @@ def _backtrack(sizes: list[int], clues_of: list[list[int]], need: list[int], roo
         size = sizes[i]
         mine_clues = clues_of[i]
         low, high = 0, size
-        for c in mine_clues:
+        for c in mine_clues:  # comparisons, not max and min: this is the innermost loop
             room[c] -= size
-            low = max(low, need[c] - room[c])
-            high = min(high, need[c])
-        for k in range(low, high + 1):
-            for c in mine_clues:
-                need[c] -= k
-            values[i] = k
-            place(i + 1)
-            for c in mine_clues:
-                need[c] += k
-        values[i] = 0
+            left = need[c]
+            if left - room[c] > low:
+                low = left - room[c]
+            if left < high:
+                high = left
+        if low <= high:
+            for k in range(low, high + 1):
+                for c in mine_clues:
+                    need[c] -= k
+                values[i] = k
+                place(i + 1)
+                for c in mine_clues:
+                    need[c] += k
+            values[i] = 0
         for c in mine_clues:
             room[c] += size
 
@@ -703,12 +759,152 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
     >>> result.offset, result.layouts
     (2, (10,))
     """
+    offset, layouts, mines = _count_lists(problem, None, deadline)
+    return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
+
+
+def _count_layouts(problem: Problem) -> ComponentCount:
+    """:func:`count_component` without the boxes' mines (``box_mines`` is empty)."""
+    offset, layouts, _ = _count_lists(problem, None, None, boxes=False)
+    return ComponentCount(offset, tuple(layouts))
+
+
+def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | None,
+                 boxes: bool = True) -> tuple[int, list[int], list[list[int]]]:
+    """The layouts of ``problem`` and each box's mines by power of the polynomial, from the
+    lowest power a layout has to the highest: ``(lowest, layouts, mines per box)`` (no boxes
+    without ``boxes``). A mine of box ``v`` raises the power by ``steps[v]`` (1 by default).
+
+    Raises InconsistentPosition when no layout fits.
+    """
+    sizes = problem.sizes
+    if steps is None:
+        steps = [1] * len(sizes)
+    where = list(problem.clues)
+    if len(sizes) <= _SINGLE_BAG_BOXES:
+        # Small enough to enumerate whole: the clues' bounds decide what settling would, for
+        # less, and nothing is packed (on the components the tracker counts in played expert
+        # games, count_component takes 0.43 of the time it took settling, splitting and
+        # packing them). The search meets a clue through its boxes: one without must need none.
+        if any(need for scope, need in zip(problem.scopes, problem.needs) if not scope):
+            raise InconsistentPosition("no layout satisfies the clues of a component",
+                                       clues=where)
+        by_power, mines = _enumerate(sizes, list(problem.scopes), list(problem.needs), steps,
+                                     boxes, deadline)
+        used = [m for m, value in enumerate(by_power) if value]
+        if not used:
+            raise InconsistentPosition("no layout satisfies the clues of a component",
+                                       clues=where)
+        low, high = used[0], used[-1] + 1
+        return low, by_power[low:high], [row[low:high] for row in mines]
+    total, box_mines, decided, width = _count_packed(problem, steps, deadline, boxes)
+    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
+    low = ((total.bits & -total.bits).bit_length() - 1) // width
+    first = total.low + low
+    layouts = _unpack(total.bits >> (low * width), width)
+    if not boxes:
+        return first, layouts, []
+    span = len(layouts)
+
+    def aligned(value: Packed | None) -> list[int]:
+        if value is None:
+            return [0] * span
+        shift = (value.low - first) * width
+        return _unpack(value.bits << shift if shift >= 0 else value.bits >> -shift, width, span)
+
+    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
+    return first, layouts, [
+        [0] * span if verdict < 0 else [size * n for n in layouts] if verdict > 0
+        else aligned(m) for m, size, verdict in zip(box_mines, sizes, decided)]
+
+
+def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
+                  ) -> dict[int, ComponentCount]:
+    """:func:`count_component` of ``problem`` for every number of mines clue ``clue`` may need.
+
+    The counts of ``problem.with_need(clue, need)`` for every ``need`` that some layout meets,
+    found together in one count: what revealing a cell asks, for each number it may show (the
+    clue is the cell's own).
+
+    Parameters
+    ----------
+    problem : Problem
+    clue : int
+        The index of the clue whose need is left open (its own need is ignored).
+    deadline : float, optional
+        A :func:`time.perf_counter` value after which counting raises ``AnalysisTooHard``.
+
+    Returns
+    -------
+    dict of int to ComponentCount
+        By need, in increasing order; a need that no layout meets is absent (an empty dict when
+        no layout meets the other clues).
+
+    Examples
+    --------
+    A 1 over three cells, one of which a new clue also covers with its neighbour:
+
+    >>> p = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1), (0, 2)]),
+    ...                         ((1, 3), 0, [(0, 2), (0, 3)])])
+    >>> {need: (c.offset, c.layouts) for need, c in count_by_need(p, 1).items()}
+    {0: (1, (2,)), 1: (1, (1, 2)), 2: (2, (1,))}
+    >>> count_by_need(p, 1)[1] == count_component(p.with_need(1, 1))
+    True
+
+    Notes
+    -----
+    One count whose polynomials weigh a mine outside the clue's cells ``x**s``, ``s`` one more
+    than the clue's cells, and a mine inside ``x``: the power then tells both numbers of mines
+    apart. The work of :func:`count_component` without the clue, on polynomials ``s`` times as
+    long.
+    """
+    if not 0 <= clue < len(problem.needs):
+        raise ValueError(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
+    sizes = problem.sizes
+    inside = set(problem.scopes[clue])
+    # A mine outside the clue weighs ``step``, one more than the clue's cells can hold: the
+    # power ``e`` of a layout is its mines inside plus ``step`` times its mines outside.
+    step = sum(sizes[v] for v in inside) + 1
+    steps = [1 if v in inside else step for v in range(len(sizes))]
+    keep = [c for c in range(len(problem.needs)) if c != clue]
+    rest = Problem(problem.boxes, tuple(problem.scopes[c] for c in keep),
+                   tuple(problem.needs[c] for c in keep),
+                   tuple(problem.clues[c] for c in keep) if problem.clues else ())
+    try:
+        first, layouts, mines = _count_lists(rest, steps, deadline)
+    except InconsistentPosition:
+        return {}
+    result: dict[int, ComponentCount] = {}
+    for need in range(step):
+        # The powers ``need + step * outside``: every ``step``-th coefficient.
+        start = (need - first) % step
+        column = layouts[start::step]
+        nonzero = [i for i, n in enumerate(column) if n]
+        if not nonzero:
+            continue
+        a, b = start + nonzero[0] * step, start + nonzero[-1] * step + 1
+        outside = (first + a - need) // step
+        result[need] = ComponentCount(outside + need, tuple(layouts[a:b:step]),
+                                      tuple(tuple(row[a:b:step]) for row in mines))
+    return result
+
+
+def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | None,
+                  boxes: bool = True) -> tuple[Packed, list[Packed | None], list[int], int]:
+    """The layouts of ``problem`` and each box's mines as packed polynomials, with the boxes'
+    verdicts (1 all mines, -1 all safe, 0 open) and the bits per coefficient.
+
+    A mine of box ``v`` raises the power by ``steps[v]`` (by 1 without ``steps``). Without
+    ``boxes`` only the layouts are counted (every box's mines are None): half the work.
+    """
     sizes = problem.sizes
     scopes, needs = list(problem.scopes), list(problem.needs)
     # Every coefficient counts distinct layouts of at most ``cells`` cells (times at most 8 for
     # a box's mines), so it fits in cells + 4 bits; whole bytes make unpacking cheap.
-    width = (sum(sizes) + 4 + 7) // 8 * 8
+    width = _width(sum(sizes) + 4)
     where = list(problem.clues)
+    if steps is None:
+        steps = [1] * len(sizes)
 
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
@@ -721,7 +917,8 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
     if settled is None:
         raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
     decided, need = settled
-    placed = sum(size for size, verdict in zip(sizes, decided) if verdict > 0)
+    placed = sum(size * step for size, step, verdict in zip(sizes, steps, decided)
+                 if verdict > 0)
     # Count each connected piece of what the clues leave open on its own, then join them: a
     # product of polynomials, and a box's mines times the other pieces' layouts.
     pieces = _pieces(sizes, scopes, decided)
@@ -743,7 +940,7 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         _check_deadline(deadline, "counting a component")
         counter = _count_bag if len(piece) <= _SINGLE_BAG_BOXES else _count_tree
         total, mines = counter([sizes[v] for v in piece], piece_scopes[p], piece_needs[p], width,
-                               deadline, where)
+                               deadline, where, [steps[v] for v in piece], boxes)
         totals.append(total)
         piece_mines.append(mines)
     # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
@@ -752,40 +949,24 @@ def count_component(problem: Problem, *, deadline: float | None = None) -> Compo
         before.append(Packed(before[-1].low + value.low, before[-1].bits * value.bits))
         after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
-    total = before[-1]
-    # Each open box's mines times the other pieces' layouts; decided boxes are not read below.
+    # Each open box's mines times the other pieces' layouts; decided boxes are not read.
     box_mines: list[Packed | None] = [None] * len(sizes)
-    for p, (piece, mines) in enumerate(zip(pieces, piece_mines)):
+    for p, (piece, mines) in enumerate(zip(pieces, piece_mines) if boxes else ()):
         shift = before[p].low + after[p + 1].low
         others = before[p].bits * after[p + 1].bits
         for v, weight in zip(piece, mines):
             if weight is not None:
                 box_mines[v] = Packed(weight.low + shift, weight.bits * others)
-
-    # The fewest mines: the shift plus the trailing zero coefficients of the packed total.
-    low = ((total.bits & -total.bits).bit_length() - 1) // width
-    offset = total.low + low
-    layouts = tuple(_unpack(total.bits >> (low * width), width))
-    span = len(layouts)
-
-    def aligned(value: Packed | None) -> int:
-        if value is None:
-            return 0
-        shift = (value.low - offset) * width
-        return value.bits << shift if shift >= 0 else value.bits >> -shift
-
-    nothing = (0,) * span
-    # Settled boxes need no unpacking: no mines, or all ``size`` of them in every layout.
-    return ComponentCount(offset, layouts, tuple(
-        nothing if verdict < 0 else tuple(size * n for n in layouts) if verdict > 0
-        else tuple(_unpack(aligned(m), width, span))
-        for m, size, verdict in zip(box_mines, sizes, decided)))
+    return before[-1], box_mines, decided, width
 
 
 def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-                deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
+                deadline: float | None, where: list[Cell], steps: list[int], boxes: bool = True
+                ) -> tuple[Packed, list[Packed | None]]:
     """All layouts of a connected piece and each box's mines, as packed polynomials
-    (None for a box that never holds a mine), by sum-product over a tree decomposition."""
+    (None for a box that never holds a mine, and for every box without ``boxes``), by
+    sum-product over a tree decomposition. A mine of box ``v`` raises the power by
+    ``steps[v]``."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
@@ -815,7 +996,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
             for i in weighed:
                 k = row[i]
                 coefficient *= comb(sizes[bag[i]], k)
-                mines += k
+                mines += k * steps[bag[i]]
             weights.append(Packed(mines, coefficient))
         assignments.append(rows)
         local_weights.append(weights)
@@ -865,11 +1046,13 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
     if total is None:
         raise InconsistentPosition("no layout satisfies the clues of a component",
                                    clues=where)
+    box_mines: list[Packed | None] = [None] * len(sizes)
+    if not boxes:
+        return total, box_mines
 
     # Downward pass: down[b][key] = weight of everything outside b's subtree.
     down: list[dict] = [{} for _ in bags]
     down[0] = {(): Packed(0, 1)}
-    box_mines: list[Packed | None] = [None] * len(sizes)
     for b in range(len(bags)):
         _check_deadline(deadline, "counting a component")
         beliefs = times(inner[b], parent_keys[b], down[b])
@@ -895,38 +1078,51 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
 
 def _count_bag(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int], width: int,
-               deadline: float | None, where: list[Cell]) -> tuple[Packed, list[Packed | None]]:
-    """What :func:`_count_tree` gives, for a piece small enough to enumerate whole: one pass
-    over its assignments, weighing each as it is found."""
+               deadline: float | None, where: list[Cell], steps: list[int], boxes: bool = True
+               ) -> tuple[Packed, list[Packed | None]]:
+    """What :func:`_count_tree` gives, for a piece small enough to enumerate whole (see
+    :func:`_enumerate`), packed."""
+    layouts, mines = _enumerate(sizes, scopes, needs, steps, boxes, deadline)
+    used = [m for m, value in enumerate(layouts) if value]
+    if not used:
+        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
+    # A box holds mines only at powers some layout has: pack from the first to the last.
+    low, high = used[0], used[-1] + 1
+    return (Packed(low, _pack(layouts[low:high], width)),
+            [Packed(low, _pack(row[low:high], width)) if any(row) else None for row in mines]
+            if boxes else [None] * len(sizes))
+
+
+def _enumerate(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int],
+               steps: list[int], boxes: bool, deadline: float | None
+               ) -> tuple[list[int], list[list[int]]]:
+    """Every layout of a small problem, weighed as it is found: per power of the polynomial
+    (0 up to every box full), the layouts, and each box's mines (none without ``boxes``)."""
     clues_of_box: list[list[int]] = [[] for _ in sizes]
     for c, scope in enumerate(scopes):
         for v in scope:
             clues_of_box[v].append(c)
-    top = sum(sizes)
+    top = sum(size * step for size, step in zip(sizes, steps))
     layouts = [0] * (top + 1)
-    mines = [[0] * (top + 1) for _ in sizes]
+    mines = [[0] * (top + 1) for _ in sizes] if boxes else []
     choose = [[comb(size, k) for k in range(size + 1)] for size in sizes]
-    boxes = range(len(sizes))
+    every = range(len(sizes))
 
     def weigh(values: list[int]) -> None:
         weight, placed = 1, 0
-        for v in boxes:
+        for v in every:
             k = values[v]
             if k:
                 weight *= choose[v][k]
-                placed += k
+                placed += k * steps[v]
         layouts[placed] += weight
-        for v in boxes:
+        for v in every if boxes else ():
             if values[v]:
                 mines[v][placed] += values[v] * weight
 
     _backtrack(sizes, clues_of_box, list(needs),
                [sum(sizes[v] for v in scope) for scope in scopes], weigh, deadline)
-    low = next((m for m, value in enumerate(layouts) if value), None)
-    if low is None:
-        raise InconsistentPosition("no layout satisfies the clues of a component", clues=where)
-    return (Packed(low, _pack(layouts[low:], width)),
-            [Packed(low, _pack(row[low:], width)) if any(row) else None for row in mines])
+    return layouts, mines
 
 
 def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
@@ -958,9 +1154,26 @@ def _pieces(sizes: list[int], scopes: list[tuple[int, ...]], decided: list[int]
     return list(groups.values())
 
 
+_MACHINE_WORDS = {struct.calcsize(code): code for code in "BHIQ"} if sys.byteorder == "little" \
+    else {}
+"""Array type codes by their bytes: coefficients of 1, 2, 4 or 8 bytes are packed and unpacked
+as machine words, four times faster than one integer at a time (little-endian machines only)."""
+
+
+def _width(bits: int) -> int:
+    """Bits per packed coefficient for coefficients of up to ``bits`` bits: a machine word when
+    one holds them, else whole bytes."""
+    for size in sorted(_MACHINE_WORDS):
+        if 8 * size >= bits:
+            return 8 * size
+    return (bits + 7) // 8 * 8
+
+
 def _pack(values: list[int], width: int) -> int:
     """A polynomial's coefficients packed ``width`` bits (a multiple of 8) per coefficient."""
     step = width // 8
+    if step in _MACHINE_WORDS:
+        return int.from_bytes(array.array(_MACHINE_WORDS[step], values).tobytes(), "little")
     return int.from_bytes(b"".join(value.to_bytes(step, "little") for value in values), "little")
 
 
@@ -981,6 +1194,8 @@ def _unpack(value: int, width: int, length: int | None = None) -> list[int]:
     if length is None:
         length = max(1, -(-value.bit_length() // width))
     data = value.to_bytes(length * step, "little")
+    if step in _MACHINE_WORDS:
+        return array.array(_MACHINE_WORDS[step], data).tolist()
     return [int.from_bytes(data[i:i + step], "little") for i in range(0, length * step, step)]
 
 

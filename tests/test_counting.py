@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from fractions import Fraction
 from math import comb
 
@@ -12,7 +13,15 @@ from networkx.algorithms.approximation import treewidth_min_degree
 
 import msanalysis.counting as counting
 from msanalysis.constraints import build
-from msanalysis.counting import ComponentCount, Problem, count, count_component, join, together
+from msanalysis.counting import (
+    ComponentCount,
+    Problem,
+    count,
+    count_by_need,
+    count_component,
+    join,
+    together,
+)
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.position import Position
 from reference import all_layouts, enumerate_layouts, game_positions
@@ -241,3 +250,71 @@ def test_layouts_without_a_mine_count_list_every_layout_once():
             continue
         listed = list(result.layouts())
         assert len(set(listed)) == len(listed) == enumerate_layouts(position).solutions
+
+
+# -- every need of one clue at once ----------------------------------------------------------------
+
+def _by_need_one_at_a_time(problem: Problem, clue: int) -> dict[int, ComponentCount]:
+    """count_component for each need of ``clue`` on its own: what count_by_need must give."""
+    cells = sum(len(problem.boxes[v]) for v in problem.scopes[clue])
+    found = {}
+    for need in range(cells + 1):
+        with contextlib.suppress(InconsistentPosition):
+            found[need] = count_component(problem.with_need(clue, need))
+    return found
+
+
+def _check_by_need(positions: list[Position]) -> int:
+    checked = 0
+    for position in positions:
+        c = build(position)
+        for component in c.components:
+            problem = Problem.of_component(c, component)
+            for clue in range(len(problem.needs)):
+                assert count_by_need(problem, clue) == _by_need_one_at_a_time(problem, clue)
+                checked += 1
+    return checked
+
+
+def test_count_by_need_equals_one_count_per_need():
+    assert _check_by_need(game_positions(150, start=6000)) > 500
+
+
+def test_count_by_need_through_a_tree_decomposition(monkeypatch):
+    monkeypatch.setattr(counting, "_SINGLE_BAG_BOXES", 1)
+    monkeypatch.setattr(counting, "_MERGED_BAG_BOXES", 3)
+    assert _check_by_need(game_positions(60, start=6500)) > 200
+
+
+def test_count_by_need_matches_the_layouts_of_brute_force():
+    # Independent of count_component: list the layouts and sort them by the clue's mines.
+    for position in game_positions(40, start=7000, max_unknown=14):
+        c = build(position)
+        for component in c.components:
+            problem = Problem.of_component(c, component)
+            clue = len(problem.needs) - 1
+            scope = {cell for v in problem.scopes[clue] for cell in problem.boxes[v]}
+            expected: dict[int, dict[int, int]] = {}
+            for layout in _free_layouts(problem, clue):
+                need, mines = len(layout & scope), len(layout)
+                expected.setdefault(need, {}).setdefault(mines, 0)
+                expected[need][mines] += 1
+            found = count_by_need(problem, clue)
+            assert set(found) == set(expected)
+            for need, part in found.items():
+                assert {part.offset + k: n for k, n in enumerate(part.layouts) if n} \
+                    == expected[need]
+
+
+def _free_layouts(problem: Problem, clue: int):
+    """The layouts of ``problem`` without clue ``clue`` (its need left free)."""
+    keep = [c for c in range(len(problem.needs)) if c != clue]
+    return Problem(problem.boxes, tuple(problem.scopes[c] for c in keep),
+                   tuple(problem.needs[c] for c in keep)).layouts()
+
+
+def test_count_by_need_of_an_unsatisfiable_problem_is_empty():
+    problem = Problem.from_clues([((1, 0), 2, [(0, 0)]), ((1, 1), 0, [(0, 0), (0, 1)])])
+    assert count_by_need(problem, 1) == {}
+    with pytest.raises(ValueError, match="clue 2"):
+        count_by_need(problem, 2)

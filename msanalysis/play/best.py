@@ -125,7 +125,7 @@ class BestStrategy(ForcedFirst):
     Notes
     -----
     One exact count of the position per guess; per candidate, one count of the components it
-    touches for each number it may show. The endgame search is exponential in the number of
+    touches (every number it may show at once). The endgame search is exponential in the number of
     layouts, bounded by ``endgame_nodes``.
     """
 

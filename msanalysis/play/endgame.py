@@ -12,9 +12,11 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell, neighbours
+from msanalysis.board import Cell
 
 __all__ = ["TIE", "Endgame"]
+
+_OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 TIE = 1e-9
 """Chances closer than this are ties (float sums of the same exact value may differ by an ulp)."""
@@ -62,38 +64,63 @@ class Endgame:
         # Frontier cells component by component, then the sea: the columns of the rows below.
         cells = [c for component in constraints.components for c in component.cells]
         cells += list(constraints.sea)
-        self.cells = cells
         index = {cell: i for i, cell in enumerate(cells)}
-        # Layouts as rows of 0/1 over ``cells``, in lexicographic order: the layout numbers
-        # only name bits, but a fixed order keeps every float sum below the same.
-        layouts = sorted([int(cell in mines) for cell in cells]
-                         for mines in analysis.counts.layouts(limit=analysis.solutions))
-        self.everything = (1 << len(layouts)) - 1
-        mine = np.array(layouts, dtype=np.int16).reshape(len(layouts), len(cells))
-        around = [[index[n] for n in neighbours(cell, height, width) if n in index]
-                  for cell in cells]
-        adjacency = np.zeros((len(cells), len(cells)), dtype=np.int16)
-        for i, near in enumerate(around):
-            adjacency[near, i] = 1
-        known = np.array([sum(n in constraints.known_mines for n in neighbours(c, height, width))
-                          for c in cells], dtype=np.int16)
-        numbers = mine @ adjacency + known  # numbers[k, i]: what cell i shows in layout k
-        # Only cells that are a mine in some layouts and not in others are ever clicked: the
-        # others are mines throughout (no cell is safe throughout, or it would be forced).
+        # Layouts as rows of 0/1 over ``cells``, set from each layout's mines.
+        rows: list[int] = []
+        columns: list[int] = []
+        total = 0
+        for k, mines in enumerate(analysis.counts.layouts(limit=analysis.solutions)):
+            rows += [k] * len(mines)
+            columns += map(index.__getitem__, mines)
+            total = k + 1
+        mine = np.zeros((total, len(cells)), dtype=np.int16)
+        mine[rows, columns] = 1
         mines_in = mine.sum(axis=0)
-        live = np.flatnonzero((mines_in > 0) & (mines_in < len(layouts))).tolist()
-        self.cells = [cells[i] for i in live]
-        self.mines = [_bits(mine[:, i] == 1) for i in live]
+        # A cell that is a mine in every layout is never opened: its mine counts like a known
+        # one. Only cells that are a mine in some layouts and not in others are ever clicked (no
+        # cell is safe in all, or it would be forced); a cascade may open any cell not a mine.
+        open_ = np.flatnonzero(mines_in < total)
+        live = np.flatnonzero((mines_in > 0) & (mines_in < total))
+        # Rows in lexicographic order (the layout numbers only name bits, but a fixed order keeps
+        # every float sum below the same); columns that never change do not move a row.
+        mine = mine[np.lexsort(mine[:, live[::-1]].T)] if len(live) else mine
+        self.everything = (1 << total) - 1
+        opened_cells = [cells[i] for i in open_.tolist()]
+        # The board framed by one row and column of nothing: each open cell's index, and the
+        # cells that are mines in every layout (or shown as mines).
+        index_grid = np.full((height + 2, width + 2), -1, dtype=np.int64)
+        mined = np.zeros((height + 2, width + 2), dtype=np.int16)
+        at = np.array(opened_cells, dtype=np.int64).reshape(-1, 2) + 1
+        index_grid[at[:, 0], at[:, 1]] = np.arange(len(opened_cells))
+        always = [cells[i] for i in np.flatnonzero(mines_in == total).tolist()]
+        for row, col in (*always, *constraints.known_mines):
+            mined[row + 1, col + 1] = 1
+        beside = np.stack([index_grid[at[:, 0] + dr, at[:, 1] + dc] for dr, dc in _OFFSETS], 1)
+        known = sum(mined[at[:, 0] + dr, at[:, 1] + dc] for dr, dc in _OFFSETS)
+        # Per open cell its open neighbours (a 0 has no mine beside it, so a cascade opens
+        # only open cells).
+        around = [[j for j in near if j >= 0] for near in beside.tolist()]
+        adjacency = np.zeros((len(open_) + 1, len(open_)))  # the last row takes the -1s
+        adjacency[beside, np.arange(len(open_))[:, None]] = 1
+        # numbers[k, j]: what open cell j shows in layout k (a product of floats is exact for
+        # such small integers, and far faster than one of integers).
+        numbers = (mine[:, open_].astype(float) @ adjacency[:-1]).astype(np.int16) + known
+        self.cells = [cells[i] for i in live.tolist()]
+        self.mines = _column_bits(mine[:, live] == 1)
         # shows[i]: the sets of layouts in which revealing live cell i shows the same thing: the
         # same number, or for a 0 the same cells opened with the same numbers.
+        place = np.searchsorted(open_, live)  # each live cell among the open ones
+        safe = mine[:, live] == 0
+        shown = numbers[:, place]
+        by_number = [_column_bits(safe & (shown == v)) for v in range(1, 9)]
+        zeros = safe & (shown == 0)
         self.shows: list[list[int]] = []
-        for i in live:
-            safe = mine[:, i] == 0
-            groups = [_bits(safe & (numbers[:, i] == v)) for v in range(1, 9)]
+        for i, j in enumerate(place.tolist()):
             opened: dict[tuple, int] = {}
-            for k in np.flatnonzero(safe & (numbers[:, i] == 0)).tolist():
-                seen = _cascade(i, numbers[k], around)
+            for k in np.flatnonzero(zeros[:, i]).tolist():
+                seen = _cascade(j, numbers[k], around)
                 opened[seen] = opened.get(seen, 0) | (1 << k)
+            groups = [by_number[v][i] for v in range(8)]
             self.shows.append([g for g in groups if g] + list(opened.values()))
         self.budget = node_budget
         self.nodes = 0
@@ -172,15 +199,21 @@ class Endgame:
         return result
 
 
-def _bits(flags: np.ndarray) -> int:
-    """The set of layouts where ``flags`` is true, as an int with bit ``k`` for layout ``k``."""
-    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+def _column_bits(flags: np.ndarray) -> list[int]:
+    """Per column of ``flags`` (layouts by cells), the set of layouts where it is true, as an int
+    with bit ``k`` for layout ``k``."""
+    packed = np.ascontiguousarray(np.packbits(flags, axis=0, bitorder="little").T)
+    data, step = packed.tobytes(), packed.shape[1]
+    if not step:  # no layouts
+        return [0] * packed.shape[0]
+    return [int.from_bytes(data[i:i + step], "little") for i in range(0, len(data), step)]
 
 
 def _cascade(start: int, numbers: np.ndarray, around: list[list[int]]) -> tuple:
     """The cells a 0 at ``start`` opens, breadth first as the game does, with their numbers.
 
-    ``numbers[i]`` is what cell ``i`` shows and ``around[i]`` its unknown neighbours.
+    ``numbers[i]`` is what open cell ``i`` shows and ``around[i]`` its open neighbours (the
+    cells that are not a mine in every layout: a 0 has no mine beside it).
     """
     opened = {start: 0}
     queue = [start]

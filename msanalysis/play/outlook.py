@@ -9,12 +9,20 @@ count with the sea, as :func:`msanalysis.counting.count` does.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.counting import ComponentCount, Problem, count_component, join, together
+from msanalysis.counting import (
+    ComponentCount,
+    Problem,
+    count_by_need,
+    count_component,
+    join,
+    together,
+)
 from msanalysis.errors import InconsistentPosition
 
 __all__ = ["Outcome", "Outlook"]
@@ -24,9 +32,10 @@ class Outlook:
     """What revealing one cell would show, counted exactly, for a position that needs a guess.
 
     For a cell ``c`` and each number ``v`` it may show, the position with ``c`` revealed as ``v``
-    differs from the current one only in the components ``c`` touches: those are counted again
-    (with :func:`msanalysis.counting.count_component`), the others keep their counts, and all
-    are joined over the mine count with the sea, as :func:`msanalysis.counting.count` does.
+    differs from the current one only in the components ``c`` touches: those are counted again,
+    once for every ``v`` together (with :func:`msanalysis.counting.count_by_need`, the cell's
+    own clue left open), the others keep their counts, and all are joined over the mine count
+    with the sea, as :func:`msanalysis.counting.count` does.
 
     Parameters
     ----------
@@ -53,8 +62,8 @@ class Outlook:
 
     Notes
     -----
-    Per cell, one count of the components it touches for each number it may show (see
-    :func:`msanalysis.counting.count_component`) and one join over the mine count.
+    Per cell, one count of the components it touches, for every number it may show at once (see
+    :func:`msanalysis.counting.count_by_need`), and per number one join over the mine count.
     """
 
     def __init__(self, analysis: Any, blend: float = 0.0) -> None:
@@ -80,8 +89,11 @@ class Outlook:
         # The two lowest mine probabilities of cells in each component, for the next guess after
         # a reveal.
         self.safest_two = []
+        box_mines, boxes, solutions = self.counts.box_mines, self.constraints.boxes, \
+            self.counts.solutions
         for component in self.constraints.components:
-            risks = [(float(self.counts.box_probability(j)), self.constraints.boxes[j].size)
+            # The same floats as the probabilities' Fractions give: both divisions round once.
+            risks = [(box_mines[j] / (boxes[j].size * solutions), boxes[j].size)
                      for j in component.box_ids]
             self.safest_two.append(_two_lowest(risks))
 
@@ -136,16 +148,24 @@ class Outlook:
         # boxes are the same whatever number the cell shows; only its own clue's need changes.
         clues = [*old_clues, (cell, known, 0, tuple(near))] if near else old_clues
         problem = Problem.from_clues((at, mines, cells) for at, _, mines, cells in clues)
+        # Every number at once: one count with the cell's own clue left open.
+        by_number: dict[int, ComponentCount] = {}
+        if near:
+            by_number = count_by_need(problem, len(clues) - 1)
+        elif clues:
+            with contextlib.suppress(InconsistentPosition):
+                by_number = {0: count_component(problem)}
+        # The two safest cells of the untouched components, the same for every number: the
+        # lowest two of everything come from them and the recounted part.
+        far = heapq.nsmallest(2, [(r, 1) for k, two in enumerate(self.safest_two)
+                                  if k not in touched for r in two])
         results = []
         for number in range(known, known + len(near) + 1):
             local = ComponentCount(certain, (1,)) if certain else None
             if clues:
-                if near:
-                    problem = problem.with_need(len(clues) - 1, number - known)
-                try:
-                    local = count_component(problem).shifted(certain)
-                except InconsistentPosition:
+                if number - known not in by_number:
                     continue
+                local = by_number[number - known].shifted(certain)
             joined = join([rest] if local is None else [rest, local], sea, remaining)
             layouts = joined.solutions
             box_mines = [] if local is None else joined.box_mines(1)
@@ -154,13 +174,13 @@ class Outlook:
                 if not progress and remaining is not None:
                     # The mine count may decide cells far away too.
                     parts = others if local is None else [*others, local]
-                    progress = _count_forces_safe(parts, sea, remaining)
+                    product = rest if local is None else together([rest, local])
+                    progress = _count_forces_safe(parts, product, sea, remaining)
                 safety = 1.0
                 if not progress:
                     # The next guess: the untouched components keep (nearly) their
                     # probabilities; the recounted boxes and the sea are counted again.
-                    risks = [(r, 1) for k, two in enumerate(self.safest_two) if k not in touched
-                             for r in two]
+                    risks = list(far)
                     risks += [(m / (len(box) * layouts), len(box))
                               for m, box in zip(box_mines, problem.boxes)]
                     if sea:
@@ -207,13 +227,14 @@ class Outcome(NamedTuple):
     safety: float
 
 
-def _count_forces_safe(parts: list[ComponentCount], sea: int, remaining: int) -> bool:
+def _count_forces_safe(parts: list[ComponentCount], product: ComponentCount, sea: int,
+                       remaining: int) -> bool:
     """Whether the mine count makes a box of some part, or the sea, safe in every layout.
 
-    Only a count that rules out some of the parts' combined mine totals can do that; when it
-    rules out none (the usual case, with a large sea) this costs one product of polynomials.
+    ``product`` is the parts taken together (:func:`msanalysis.counting.together`). Only a count
+    that rules out some of their combined mine totals can make a cell safe; when it rules out
+    none (the usual case, with a large sea) this costs nothing more.
     """
-    product = together(parts)
     left = [remaining - product.offset - t for t, p in enumerate(product.layouts) if p]
     if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
         return True  # every layout puts all the mines on the frontier
@@ -236,10 +257,16 @@ def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[(
     >>> _two_lowest([(0.3, 1), (0.1, 2)]), _two_lowest([(0.4, 1)]), _two_lowest([])
     ((0.1, 0.1), (0.4, 0.4), ())
     """
-    lowest = heapq.nsmallest(2, ((r, min(cells, 2)) for r, cells in risks if cells))
-    if not lowest:
+    first = second = None
+    for r, cells in risks:
+        if cells:
+            item = (r, 1 if cells == 1 else 2)
+            if first is None or item < first:
+                first, second = item, first
+            elif second is None or item < second:
+                second = item
+    if first is None:
         return ()
-    first, many = lowest[0]
-    if many > 1 or len(lowest) == 1:
-        return first, first
-    return first, lowest[1][0]
+    if first[1] > 1 or second is None:
+        return first[0], first[0]
+    return first[0], second[0]
