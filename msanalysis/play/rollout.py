@@ -30,7 +30,7 @@ __all__ = ["Race", "game_on", "race", "rollouts"]
 
 
 def game_on(position: Position, mines: frozenset[Cell]) -> Game:
-    """A game on the layout ``mines`` (plus the position's known mines), at ``position``.
+    """A game on the layout ``mines`` (every mine of the board), at ``position``.
 
     The position's revealed cells are revealed again (their cascades reach no further than the
     position shows, since the layout agrees with it); flags are not placed.
@@ -42,9 +42,7 @@ def game_on(position: Position, mines: frozenset[Cell]) -> Game:
     >>> game.position() == p, game.status
     (True, 'playing')
     """
-    known = build(position).known_mines
-    board = Board.from_cells(position.height, position.width, mines | known)
-    game = Game(board, rules="unsafe")
+    game = Game(Board.from_cells(position.height, position.width, mines), rules="unsafe")
     for cell in sorted(position.revealed):
         if not game.is_revealed(cell):
             game.reveal(cell)
@@ -56,7 +54,9 @@ def rollouts(position: Position, candidates: Sequence[Cell], strategy: Callable[
     """Which candidate guesses win on which layouts: a bool array ``[candidate, layout]``.
 
     Each game reveals the candidate first, then is played to its end by a fresh
-    ``strategy()``. A candidate that is a mine in a layout loses there.
+    ``strategy()``. A candidate that is a mine in a layout loses there. ``layouts`` are the
+    mines among the unknown cells (as :meth:`LayoutSampler.draw` gives them); the position's
+    known mines are added.
 
     Examples
     --------
@@ -65,17 +65,22 @@ def rollouts(position: Position, candidates: Sequence[Cell], strategy: Callable[
     >>> rollouts(p, [(0, 0), (0, 1)], lambda: make_strategy("best"),
     ...          [frozenset({(0, 0)}), frozenset({(0, 1)})]).tolist()
     [[False, True], [True, False]]
+
+    Notes
+    -----
+    One game per candidate and layout, played to its end: about a game's time each.
     """
     hidden = position.hidden
     for cell in candidates:
         if cell not in hidden:
             raise InvalidInput(f"the candidate {cell} is not a hidden cell of the position")
+    known = build(position).known_mines
     won = np.zeros((len(candidates), len(layouts)), dtype=bool)
     for j, mines in enumerate(layouts):
         for i, cell in enumerate(candidates):
             if cell in mines:
                 continue
-            game = game_on(position, mines)
+            game = game_on(position, mines | known)
             game.reveal(cell)
             if game.status == "playing":
                 autoplay(game, strategy())
@@ -161,6 +166,11 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     ...          seed=1)
     >>> r.leader, r.wins, r.played, sorted(r.dropped)
     ((4, 4), [8, 19], [20, 20], [(0, 1)])
+
+    Notes
+    -----
+    At most ``rounds * per_round`` games per candidate (see :func:`rollouts`); the layouts
+    cost a draw each (:class:`~msanalysis.sampling.LayoutSampler`).
     """
     state = candidates if isinstance(candidates, Race) else Race.start(candidates)
     threshold = alpha / (rounds * max(1, len(state.candidates) - 1))
