@@ -153,10 +153,19 @@ def main() -> None:
                                                "candidates", "rounds", "per_round", "race_seed",
                                                "alpha")}
     state = json.loads(args.state.read_text()) if args.state.exists() else None
-    if state is not None and state["settings"] != settings:
-        print(f"error: {args.state} was made with other settings {state['settings']}; give "
-              f"another --state or the same settings", file=sys.stderr)
-        sys.exit(2)
+    if state is not None:
+        # more rounds may be given to a race that was not decided; nothing else may change
+        fixed = {k: v for k, v in settings.items() if k != "rounds"}
+        if {k: v for k, v in state["settings"].items() if k != "rounds"} != fixed:
+            print(f"error: {args.state} was made with other settings {state['settings']}; "
+                  f"give another --state or the same settings (only --rounds may grow)",
+                  file=sys.stderr)
+            sys.exit(2)
+        if args.rounds < state["settings"]["rounds"]:
+            print(f"error: {args.state} was raced for {state['settings']['rounds']} rounds; "
+                  f"--rounds may grow, not shrink", file=sys.stderr)
+            sys.exit(2)
+        state["settings"]["rounds"] = args.rounds
     if state is None:
         seen = survey(spec, args.survey_games, args.survey_seed, args.depth)
         kept = [(text, n) for text, n in seen.most_common() if n >= args.min_games]
