@@ -19,7 +19,7 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -1150,6 +1150,80 @@ class Tracker:
         parts = [self._count_of(c) for c in self._components]
         return parts, join(parts, len(self._sea), self.total_mines - self._known_mines)
 
+    def _whole_count(self, constraints: Constraints) -> Count | None:
+        """:func:`msanalysis.counting.count` of ``constraints``, the whole position now, made
+        from the tracker's own component counts instead of counting again.
+
+        A component of the whole position holds the tracker's components it joins (cells
+        proven since split them) and the proven cells between them, each a box of its own:
+        its count by mines is the product of theirs, shifted by the proven mines, and an open
+        box holds its own component's mines times the layouts of the others. None when a box
+        of the position is not one of the tracker's, or was decided by the mine count, which
+        the components' counts leave out (it then has to be counted).
+        """
+        self.settle()
+        fact, grade, w2 = self._fact, self._grade, self._w2
+        where: dict[Cell, tuple[int, int]] = {}
+        trackers = self._components
+        own = [self._count_of(c) for c in trackers]
+        for k, tracked in enumerate(trackers):
+            for b, box in enumerate(tracked.problem.boxes):
+                where[box[0]] = (k, b)
+        parts: list[ComponentCount] = []
+        for whole in constraints.components:
+            fixed = 0
+            joined: dict[int, None] = {}  # the tracker's components in it, in order met
+            for box in whole.boxes:
+                row, col = box[0]
+                i = (row + 1) * w2 + col + 1
+                f = fact[i]
+                if f and (grade[i] == MINE_COUNT
+                          or any(fact[(r + 1) * w2 + c + 1] != f for r, c in box)):
+                    return None  # fixed by the count, which the parts leave out
+                if f > 0:
+                    fixed += len(box)
+                elif f == 0:
+                    k, b = where.get(box[0], (-1, 0))
+                    if k < 0 or trackers[k].problem.boxes[b] != box:
+                        return None
+                    joined[k] = None
+            if fixed == 0 and len(joined) == 1:
+                k = next(iter(joined))
+                if trackers[k].problem.boxes == whole.boxes:
+                    parts.append(own[k])
+                    continue
+            offset, layouts = fixed, [1]
+            for k in joined:
+                offset += own[k].offset
+                layouts = _product(layouts, own[k].layouts)
+            # The layouts of all the tracker's components in it but one, for each one.
+            others = {k: [1] for k in joined}
+            for k in joined:
+                for m in joined:
+                    if m != k:
+                        others[k] = _product(others[k], own[m].layouts)
+            box_mines = []
+            for box in whole.boxes:
+                row, col = box[0]
+                f = fact[(row + 1) * w2 + col + 1]
+                if f:
+                    size = len(box) if f > 0 else 0
+                    box_mines.append(tuple(size * n for n in layouts))
+                else:
+                    k, b = where[box[0]]
+                    box_mines.append(tuple(_product(list(own[k].box_mines[b]), others[k])))
+            parts.append(ComponentCount(offset, tuple(layouts), tuple(box_mines)))
+        joined_all = join(parts, len(constraints.sea), constraints.remaining)
+        if joined_all.solutions == 0:  # pragma: no cover - the tracker found a layout
+            raise InconsistentPosition("no layout fits the clues together with the mine count",
+                                       uses_mine_count=True)
+        box_mines_all = [0] * len(constraints.boxes)
+        for i, whole in enumerate(constraints.components):
+            for j, mines in zip(whole.box_ids, joined_all.box_mines(i)):
+                box_mines_all[j] = mines
+        return Count(constraints, joined_all.solutions, tuple(box_mines_all),
+                     joined_all.sea_mines, tuple(parts))
+
     def solutions(self) -> int:
         """Layouts consistent with the position (an exact integer)."""
         return self._joined()[1].solutions
@@ -1238,6 +1312,13 @@ class TrackedAnalysis(Analysis):
 
     @cached_property
     def counts(self) -> Count:
+        if self._current():
+            try:
+                made = self._tracker._whole_count(self.constraints)
+            except AnalysisTooHard:
+                made = None
+            if made is not None:
+                return made
         return count(self.constraints, cache=self._tracker._cache)
 
     @cached_property
@@ -1293,6 +1374,16 @@ def _mine_bounds(problem: Problem) -> tuple[int, int]:
             low += need
             taken.update(scope)
     return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
+
+
+def _product(a: list[int], b: Sequence[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients, lowest power first."""
+    product = [0] * (len(a) + len(b) - 1)
+    for k, y in enumerate(b):
+        if y:
+            for t, x in enumerate(a):
+                product[t + k] += x * y
+    return product
 
 
 @lru_cache(maxsize=16)
