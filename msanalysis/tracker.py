@@ -41,6 +41,8 @@ __all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker"]
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
 """The grades of a deduction: one clue, two clues, a component's clues, the total mine count."""
 
+_Shape = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+"""A problem without its cells: box sizes, scopes and needs, all its count depends on."""
 _BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
 _CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
 _COUNT_BOXES = 8  # larger components go to SAT when only forced cells are asked for
@@ -66,11 +68,13 @@ class Step:
 class _Component:
     """A connected group of open clues and the open cells they share, with its count."""
 
-    __slots__ = ("checked", "clues", "count", "problem")
+    __slots__ = ("checked", "clues", "count", "problem", "shape")
 
     def __init__(self, clues: list[int], problem: Problem) -> None:
         self.clues = clues
         self.problem = problem
+        # What its count depends on: the same shape anywhere on the board counts the same.
+        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
         self.count: ComponentCount | None = None
         self.checked = False  # grade 3 found nothing here since the component last changed
 
@@ -239,7 +243,8 @@ class Tracker:
         # Clues two steps away at most share cells: the 24 offsets of the 5x5 block.
         self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
                            if dr or dc)
-        self._cache: dict[Problem, ComponentCount] = {}
+        self._cache: dict[Problem, ComponentCount] = {}  # whole-position components
+        self._shapes: dict[_Shape, ComponentCount] = {}  # the tracker's own, by shape
         self._cells = _cell_table(height, width)
 
     @property
@@ -931,7 +936,7 @@ class Tracker:
             group.sort()
             problem = self._problem(group, opens)
             component = _Component(group, problem)
-            component.count = self._cache.get(problem)
+            component.count = self._shapes.get(component.shape)
             self._components.append(component)
             for a in group:
                 component_of[a] = component
@@ -959,10 +964,10 @@ class Tracker:
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
-            cache = self._cache
+            cache = self._shapes
             if len(cache) > _CACHE_LIMIT:
                 cache.clear()
-            component.count = cache[component.problem] = count_component(component.problem)
+            component.count = cache[component.shape] = count_component(component.problem)
         return component.count
 
     def _components_step(self, found: list[int]) -> None:
