@@ -45,7 +45,13 @@ _Shape = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
 """A problem without its cells: box sizes, scopes and needs, all its count depends on."""
 _BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
 _CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
+_SHAPE_LIMIT = 16384  # shapes whose counts are kept, for every tracker (then it starts again)
 _COUNT_BOXES = 8  # larger components go to SAT when only forced cells are asked for
+
+
+_SHAPES: dict[_Shape, ComponentCount] = {}
+"""Counts of the trackers' components by shape: small shapes (a 1-2-1, a corner) come back on
+board after board, and game after game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +250,6 @@ class Tracker:
         self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
                            if dr or dc)
         self._cache: dict[Problem, ComponentCount] = {}  # whole-position components
-        self._shapes: dict[_Shape, ComponentCount] = {}  # the tracker's own, by shape
         self._cells = _cell_table(height, width)
 
     @property
@@ -827,6 +832,17 @@ class Tracker:
                          if (state[j] == HIDDEN or (state[j] == FLAG and ignore))
                          and fact[j] == 0)
 
+    def _open_mask(self, i: int) -> int:
+        """The open cells of clue ``i``, a bit per cell (by its index)."""
+        state, fact, ignore = self._state, self._fact, self.ignore_flags
+        mask = 0
+        for o in self._offsets:
+            j = i + o
+            s = state[j]
+            if (s == HIDDEN or (s == FLAG and ignore)) and fact[j] == 0:
+                mask |= 1 << j
+        return mask
+
     def _pairs(self, found: list[int]) -> None:
         """Grade 2: two clues that share open cells, each one's cells outside the other's."""
         self._absorb()
@@ -834,47 +850,54 @@ class Tracker:
         if not dirty:
             return
         self._dirty_pairs = set()
-        need, opened, state = self._need, self._open, self._state
-        cells: dict[int, frozenset[int]] = {}
+        need, opened, state, size = self._need, self._open, self._state, self._size
+        # Open cells as bits of one integer: shared cells are an and, their number a popcount.
+        cells: dict[int, int] = {}
         done: set[tuple[int, int]] = set()
         for a in sorted(dirty):
             if opened[a] == 0 or state[a] < 0:
                 continue
-            if a not in cells:
-                cells[a] = self._open_cells(a)
+            ca = cells.get(a)
+            if ca is None:
+                ca = cells[a] = self._open_mask(a)
             for o in self._near:
                 b = a + o
-                if b < 0 or b >= self._size or state[b] < 0 or opened[b] == 0:
+                if b < 0 or b >= size or state[b] < 0 or opened[b] == 0:
                     continue
                 key = (a, b) if a < b else (b, a)
                 if key in done:
                     continue
                 done.add(key)
-                if b not in cells:
-                    cells[b] = self._open_cells(b)
-                ca, cb = cells[a], cells[b]
+                cb = cells.get(b)
+                if cb is None:
+                    cb = cells[b] = self._open_mask(b)
                 shared = ca & cb
                 if not shared:
                     continue
-                only_a, only_b = ca - shared, cb - shared
+                together = shared.bit_count()
                 na, nb = need[a], need[b]
+                only_a, only_b = ca.bit_count() - together, cb.bit_count() - together
                 # Mines in the shared cells: at most what either clue needs, at least what
                 # either cannot place in its own cells.
-                high = min(len(shared), na, nb)
-                low = max(0, na - len(only_a), nb - len(only_b))
+                high = min(together, na, nb)
+                low = max(0, na - only_a, nb - only_b)
                 if low > high:
                     self._broken = True
                     return
-                for own, n in ((only_a, na), (only_b, nb)):
+                for own, mask, n in ((only_a, ca, na), (only_b, cb, nb)):
                     if not own:
                         continue
-                    if n - high == len(own):
+                    if n - high == own:
                         value = 1
                     elif n - low == 0:
                         value = -1
                     else:
                         continue
-                    for j in own:
+                    rest = mask & ~shared
+                    while rest:
+                        bit = rest & -rest
+                        rest ^= bit
+                        j = bit.bit_length() - 1
                         if self._fact[j] == 0:
                             self._decide(j, value, PAIR)
                             found.append(j)
@@ -936,7 +959,7 @@ class Tracker:
             group.sort()
             problem = self._problem(group, opens)
             component = _Component(group, problem)
-            component.count = self._shapes.get(component.shape)
+            component.count = _SHAPES.get(component.shape)
             self._components.append(component)
             for a in group:
                 component_of[a] = component
@@ -964,8 +987,8 @@ class Tracker:
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
-            cache = self._shapes
-            if len(cache) > _CACHE_LIMIT:
+            cache = _SHAPES
+            if len(cache) > _SHAPE_LIMIT:
                 cache.clear()
             component.count = cache[component.shape] = count_component(component.problem)
         return component.count
