@@ -44,7 +44,7 @@ SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
 _Shape = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
 """A problem without its cells: box sizes, scopes and needs, all its count depends on."""
 _BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
-_CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
+_CACHE_LIMIT = 4096  # whole-position component counts kept by a tracker (then it starts again)
 _SHAPE_LIMIT = 16384  # shapes whose counts are kept, for every tracker (then it starts again)
 _COUNT_BOXES = 8  # larger components go to SAT when only forced cells are asked for
 
@@ -1314,7 +1314,8 @@ class TrackedAnalysis(Analysis):
 
     Forced cells, layouts and probabilities come from the tracker; the constraints of the whole
     position and the counts per component (which the strategies' look ahead reads) are made
-    only when asked for, counting again only the components the tracker has not seen before.
+    only when asked for, the counts from the tracker's own components (see
+    :meth:`Tracker._whole_count`), counted again only where the mine count decided a cell.
     Asked after the tracker has moved on, it answers for its own position, from the counts of
     its whole components.
     """
@@ -1347,7 +1348,10 @@ class TrackedAnalysis(Analysis):
                 made = None
             if made is not None:
                 return made
-        return count(self.constraints, cache=self._tracker._cache)
+        cache = self._tracker._cache
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        return count(self.constraints, cache=cache)
 
     @cached_property
     def _whole(self) -> bool:
