@@ -19,7 +19,7 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -41,9 +41,17 @@ __all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker"]
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
 """The grades of a deduction: one clue, two clues, a component's clues, the total mine count."""
 
+_Shape = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
+"""A problem without its cells: box sizes, scopes and needs, all its count depends on."""
 _BORDER = -9  # the frame of cells around the grid, so neighbour loops need no bounds checks
-_CACHE_LIMIT = 4096  # component counts kept between clicks (a game uses a few hundred)
+_CACHE_LIMIT = 4096  # whole-position component counts kept by a tracker (then it starts again)
+_SHAPE_LIMIT = 16384  # shapes whose counts are kept, for every tracker (then it starts again)
 _COUNT_BOXES = 8  # larger components go to SAT when only forced cells are asked for
+
+
+_SHAPES: dict[_Shape, ComponentCount] = {}
+"""Counts of the trackers' components by shape: small shapes (a 1-2-1, a corner) come back on
+board after board, and game after game."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,11 +74,13 @@ class Step:
 class _Component:
     """A connected group of open clues and the open cells they share, with its count."""
 
-    __slots__ = ("checked", "clues", "count", "problem")
+    __slots__ = ("checked", "clues", "count", "problem", "shape")
 
     def __init__(self, clues: list[int], problem: Problem) -> None:
         self.clues = clues
         self.problem = problem
+        # What its count depends on: the same shape anywhere on the board counts the same.
+        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
         self.count: ComponentCount | None = None
         self.checked = False  # grade 3 found nothing here since the component last changed
 
@@ -239,7 +249,7 @@ class Tracker:
         # Clues two steps away at most share cells: the 24 offsets of the 5x5 block.
         self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
                            if dr or dc)
-        self._cache: dict[Problem, ComponentCount] = {}
+        self._cache: dict[Problem, ComponentCount] = {}  # whole-position components
         self._cells = _cell_table(height, width)
 
     @property
@@ -822,6 +832,17 @@ class Tracker:
                          if (state[j] == HIDDEN or (state[j] == FLAG and ignore))
                          and fact[j] == 0)
 
+    def _open_mask(self, i: int) -> int:
+        """The open cells of clue ``i``, a bit per cell (by its index)."""
+        state, fact, ignore = self._state, self._fact, self.ignore_flags
+        mask = 0
+        for o in self._offsets:
+            j = i + o
+            s = state[j]
+            if (s == HIDDEN or (s == FLAG and ignore)) and fact[j] == 0:
+                mask |= 1 << j
+        return mask
+
     def _pairs(self, found: list[int]) -> None:
         """Grade 2: two clues that share open cells, each one's cells outside the other's."""
         self._absorb()
@@ -829,47 +850,54 @@ class Tracker:
         if not dirty:
             return
         self._dirty_pairs = set()
-        need, opened, state = self._need, self._open, self._state
-        cells: dict[int, frozenset[int]] = {}
+        need, opened, state, size = self._need, self._open, self._state, self._size
+        # Open cells as bits of one integer: shared cells are an and, their number a popcount.
+        cells: dict[int, int] = {}
         done: set[tuple[int, int]] = set()
         for a in sorted(dirty):
             if opened[a] == 0 or state[a] < 0:
                 continue
-            if a not in cells:
-                cells[a] = self._open_cells(a)
+            ca = cells.get(a)
+            if ca is None:
+                ca = cells[a] = self._open_mask(a)
             for o in self._near:
                 b = a + o
-                if b < 0 or b >= self._size or state[b] < 0 or opened[b] == 0:
+                if b < 0 or b >= size or state[b] < 0 or opened[b] == 0:
                     continue
                 key = (a, b) if a < b else (b, a)
                 if key in done:
                     continue
                 done.add(key)
-                if b not in cells:
-                    cells[b] = self._open_cells(b)
-                ca, cb = cells[a], cells[b]
+                cb = cells.get(b)
+                if cb is None:
+                    cb = cells[b] = self._open_mask(b)
                 shared = ca & cb
                 if not shared:
                     continue
-                only_a, only_b = ca - shared, cb - shared
+                together = shared.bit_count()
                 na, nb = need[a], need[b]
+                only_a, only_b = ca.bit_count() - together, cb.bit_count() - together
                 # Mines in the shared cells: at most what either clue needs, at least what
                 # either cannot place in its own cells.
-                high = min(len(shared), na, nb)
-                low = max(0, na - len(only_a), nb - len(only_b))
+                high = min(together, na, nb)
+                low = max(0, na - only_a, nb - only_b)
                 if low > high:
                     self._broken = True
                     return
-                for own, n in ((only_a, na), (only_b, nb)):
+                for own, mask, n in ((only_a, ca, na), (only_b, cb, nb)):
                     if not own:
                         continue
-                    if n - high == len(own):
+                    if n - high == own:
                         value = 1
                     elif n - low == 0:
                         value = -1
                     else:
                         continue
-                    for j in own:
+                    rest = mask & ~shared
+                    while rest:
+                        bit = rest & -rest
+                        rest ^= bit
+                        j = bit.bit_length() - 1
                         if self._fact[j] == 0:
                             self._decide(j, value, PAIR)
                             found.append(j)
@@ -931,7 +959,7 @@ class Tracker:
             group.sort()
             problem = self._problem(group, opens)
             component = _Component(group, problem)
-            component.count = self._cache.get(problem)
+            component.count = _SHAPES.get(component.shape)
             self._components.append(component)
             for a in group:
                 component_of[a] = component
@@ -959,10 +987,10 @@ class Tracker:
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
-            cache = self._cache
-            if len(cache) > _CACHE_LIMIT:
+            cache = _SHAPES
+            if len(cache) > _SHAPE_LIMIT:
                 cache.clear()
-            component.count = cache[component.problem] = count_component(component.problem)
+            component.count = cache[component.shape] = count_component(component.problem)
         return component.count
 
     def _components_step(self, found: list[int]) -> None:
@@ -1150,6 +1178,80 @@ class Tracker:
         parts = [self._count_of(c) for c in self._components]
         return parts, join(parts, len(self._sea), self.total_mines - self._known_mines)
 
+    def _whole_count(self, constraints: Constraints) -> Count | None:
+        """:func:`msanalysis.counting.count` of ``constraints``, the whole position now, made
+        from the tracker's own component counts instead of counting again.
+
+        A component of the whole position holds the tracker's components it joins (cells
+        proven since split them) and the proven cells between them, each a box of its own:
+        its count by mines is the product of theirs, shifted by the proven mines, and an open
+        box holds its own component's mines times the layouts of the others. None when a box
+        of the position is not one of the tracker's, or was decided by the mine count, which
+        the components' counts leave out (it then has to be counted).
+        """
+        self.settle()
+        fact, grade, w2 = self._fact, self._grade, self._w2
+        where: dict[Cell, tuple[int, int]] = {}
+        trackers = self._components
+        own = [self._count_of(c) for c in trackers]
+        for k, tracked in enumerate(trackers):
+            for b, box in enumerate(tracked.problem.boxes):
+                where[box[0]] = (k, b)
+        parts: list[ComponentCount] = []
+        for whole in constraints.components:
+            fixed = 0
+            joined: dict[int, None] = {}  # the tracker's components in it, in order met
+            for box in whole.boxes:
+                row, col = box[0]
+                i = (row + 1) * w2 + col + 1
+                f = fact[i]
+                if f and (grade[i] == MINE_COUNT
+                          or any(fact[(r + 1) * w2 + c + 1] != f for r, c in box)):
+                    return None  # fixed by the count, which the parts leave out
+                if f > 0:
+                    fixed += len(box)
+                elif f == 0:
+                    k, b = where.get(box[0], (-1, 0))
+                    if k < 0 or trackers[k].problem.boxes[b] != box:
+                        return None
+                    joined[k] = None
+            if fixed == 0 and len(joined) == 1:
+                k = next(iter(joined))
+                if trackers[k].problem.boxes == whole.boxes:
+                    parts.append(own[k])
+                    continue
+            offset, layouts = fixed, [1]
+            for k in joined:
+                offset += own[k].offset
+                layouts = _product(layouts, own[k].layouts)
+            # The layouts of all the tracker's components in it but one, for each one.
+            others = {k: [1] for k in joined}
+            for k in joined:
+                for m in joined:
+                    if m != k:
+                        others[k] = _product(others[k], own[m].layouts)
+            box_mines = []
+            for box in whole.boxes:
+                row, col = box[0]
+                f = fact[(row + 1) * w2 + col + 1]
+                if f:
+                    size = len(box) if f > 0 else 0
+                    box_mines.append(tuple(size * n for n in layouts))
+                else:
+                    k, b = where[box[0]]
+                    box_mines.append(tuple(_product(list(own[k].box_mines[b]), others[k])))
+            parts.append(ComponentCount(offset, tuple(layouts), tuple(box_mines)))
+        joined_all = join(parts, len(constraints.sea), constraints.remaining)
+        if joined_all.solutions == 0:  # pragma: no cover - the tracker found a layout
+            raise InconsistentPosition("no layout fits the clues together with the mine count",
+                                       uses_mine_count=True)
+        box_mines_all = [0] * len(constraints.boxes)
+        for i, whole in enumerate(constraints.components):
+            for j, mines in zip(whole.box_ids, joined_all.box_mines(i)):
+                box_mines_all[j] = mines
+        return Count(constraints, joined_all.solutions, tuple(box_mines_all),
+                     joined_all.sea_mines, tuple(parts))
+
     def solutions(self) -> int:
         """Layouts consistent with the position (an exact integer)."""
         return self._joined()[1].solutions
@@ -1212,7 +1314,8 @@ class TrackedAnalysis(Analysis):
 
     Forced cells, layouts and probabilities come from the tracker; the constraints of the whole
     position and the counts per component (which the strategies' look ahead reads) are made
-    only when asked for, counting again only the components the tracker has not seen before.
+    only when asked for, the counts from the tracker's own components (see
+    :meth:`Tracker._whole_count`), counted again only where the mine count decided a cell.
     Asked after the tracker has moved on, it answers for its own position, from the counts of
     its whole components.
     """
@@ -1238,7 +1341,17 @@ class TrackedAnalysis(Analysis):
 
     @cached_property
     def counts(self) -> Count:
-        return count(self.constraints, cache=self._tracker._cache)
+        if self._current():
+            try:
+                made = self._tracker._whole_count(self.constraints)
+            except AnalysisTooHard:
+                made = None
+            if made is not None:
+                return made
+        cache = self._tracker._cache
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        return count(self.constraints, cache=cache)
 
     @cached_property
     def _whole(self) -> bool:
@@ -1293,6 +1406,16 @@ def _mine_bounds(problem: Problem) -> tuple[int, int]:
             low += need
             taken.update(scope)
     return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
+
+
+def _product(a: list[int], b: Sequence[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients, lowest power first."""
+    product = [0] * (len(a) + len(b) - 1)
+    for k, y in enumerate(b):
+        if y:
+            for t, x in enumerate(a):
+                product[t + k] += x * y
+    return product
 
 
 @lru_cache(maxsize=16)

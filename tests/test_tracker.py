@@ -26,6 +26,11 @@ def same_as_analyze(tracker: Tracker) -> None:
     assert np.array_equal(analysis.probabilities, expected.probabilities, equal_nan=True)
     assert analysis.requires_guess == expected.requires_guess
     assert analysis.best_guess == expected.best_guess
+    # The whole position's counts, made from the tracker's own (what the strategies read).
+    counts, counted = analysis.counts, expected.counts
+    assert analysis.constraints.components == counted.constraints.components
+    assert (counts.solutions, counts.box_mines, counts.sea_mines, counts.components) == (
+        counted.solutions, counted.box_mines, counted.sea_mines, counted.components)
 
 
 def play(tracker: Tracker, rng: random.Random, *, flags: float = 0.0, steps: int | None = None,
@@ -182,3 +187,31 @@ def test_perturb_moves_mines_and_keeps_the_count():
     assert not moved.mask[revealed].any()
     assert (tracker.position.states[revealed] == moved.numbers[revealed]).all()
     same_as_analyze(tracker)
+
+
+def test_whole_counts_come_from_the_tracker():
+    # Proven cells join the tracker's components into the position's: the counts made from the
+    # tracker's parts equal counting the position again, and most positions need no counting.
+    from msanalysis.constraints import build
+    from msanalysis.counting import count
+
+    made = merged = 0
+    for seed in range(3):
+        board = generate(30, 16, 99, rules="safe-cell", first_click=(0, 0), seed=seed)
+        tracker, rng = Tracker(board, (0, 0)), random.Random(seed)
+        while tracker.status == "playing":
+            constraints = build(tracker.position)
+            ours = tracker._whole_count(constraints)
+            if ours is not None:
+                made += 1
+                merged += len(constraints.components) < len(tracker._components)
+                counted = count(constraints)
+                assert (ours.solutions, ours.box_mines, ours.sea_mines, ours.components) == (
+                    counted.solutions, counted.box_mines, counted.sea_mines, counted.components)
+            safe, _ = tracker.forced
+            if safe:
+                tracker.reveal(min(safe))
+                continue
+            tracker.reveal(rng.choice([c for c in sorted(tracker.position.hidden)
+                                       if not board.is_mine(c)]))
+    assert made > 100 and merged > 0
