@@ -14,8 +14,8 @@ Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -30,7 +30,7 @@ _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
 _CACHE_LIMIT = 4096  # shapes of components whose counts are kept (then it starts again)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LogicPlay:
     """How far logic alone gets on a board from its first click.
 
@@ -49,10 +49,11 @@ class LogicPlay:
         The cells that round proved, row-major; None when it is the first round and single
         clues (which cells a round of single clues counts as proved, rather than opened by a
         cascade, depends on the order the tracker looks at clues: ask it).
-    revealed : numpy.ndarray of bool
-        The cells revealed at the end.
     revealed_count : int
-        How many.
+        How many cells were revealed at the end.
+    revealed : numpy.ndarray of bool
+        Those cells (a property, made when first read: a check that only wants the verdict
+        never pays for the grid).
     """
 
     solvable: bool
@@ -60,8 +61,14 @@ class LogicPlay:
     rounds: int
     hardest_step: int | None
     hardest_cells: tuple[Cell, ...] | None
-    revealed: np.ndarray
     revealed_count: int
+    _revealed_bits: int = field(repr=False)
+    _bit_frame: _Frame = field(repr=False, compare=False)
+
+    @cached_property
+    def revealed(self) -> np.ndarray:
+        """The cells revealed at the end, as a boolean grid."""
+        return _mask(self._revealed_bits, self._bit_frame)
 
 
 def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
@@ -284,7 +291,7 @@ class _Play:
         names = frame.names
         hardest_cells = None if grade == SINGLE else tuple(names[i] for i in _bits(hardest))
         return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
-                         _mask(self.revealed, frame), self.revealed.bit_count())
+                         self.revealed.bit_count(), self.revealed, frame)
 
     def wins(self, start: int, max_grade: int) -> bool:
         self._reveal(1 << start)

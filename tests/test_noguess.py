@@ -199,6 +199,8 @@ def test_bit_boards_play_as_the_tracker_does(width, height, mines, boards):
                                           use_mine_count=use_mine_count)
             slow = tracker_result(board, (3, 3), use_mine_count=use_mine_count)
             assert fields(fast) == fields(slow), (seed, use_mine_count)
+            # The position made when read compares and hashes as the tracker's made at once.
+            assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
             grades.add(fast.grade)
     assert {1, 2, 4} <= grades or width == 30
 

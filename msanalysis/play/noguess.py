@@ -45,7 +45,7 @@ GRADES = {1: "single clues", 2: "two clues together", 3: "more clues together",
 """What each grade of reasoning is, by number (see :mod:`msanalysis.tracker`)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NoGuessResult:
     """The outcome of playing a board by logic alone.
 
@@ -55,7 +55,8 @@ class NoGuessResult:
         True when cells proven safe alone clear the board.
     position : Position
         The final position: the won board, or where no hidden cell is proven safe any more (or
-        the lost first click under ``unsafe`` rules).
+        the lost first click under ``unsafe`` rules). Made when first read: a check that wants
+        only the verdict (as generation does) never builds it.
     rounds : int
         Rounds of reasoning: each proves some cells safe or mines (the ones proven safe are
         then revealed); when logic stops, the last round found nothing.
@@ -73,22 +74,46 @@ class NoGuessResult:
         and single clues, they are worked out when first read, by a tracker playing that round
         again: which of the cells it reveals a round of single clues proves, and which the
         cascade of a zero opens first, depends on the order the tracker looks at its clues.
+
+    Two results are equal when all of these but ``hardest_cells`` are.
     """
 
     solvable: bool
-    position: Position
+    _position: Position | Callable[[], Position]
     rounds: int
     revealed: int
     grade: int = 0
     hardest_step: int | None = None
-    _hardest_cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]] = field(
-        default=(), repr=False, compare=False)
+    _hardest_cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]] = field(default=())
+
+    @cached_property
+    def position(self) -> Position:
+        """The final position (see above)."""
+        position = self._position
+        return position if isinstance(position, Position) else position()
 
     @cached_property
     def hardest_cells(self) -> tuple[Cell, ...]:
         """The cells the hardest round proved (see above)."""
         cells = self._hardest_cells
         return cells() if callable(cells) else cells
+
+    def _key(self) -> tuple:
+        return (self.solvable, self.position, self.rounds, self.revealed, self.grade,
+                self.hardest_step)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NoGuessResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"NoGuessResult(solvable={self.solvable!r}, position={self.position!r}, "
+                f"rounds={self.rounds!r}, revealed={self.revealed!r}, grade={self.grade!r}, "
+                f"hardest_step={self.hardest_step!r})")
 
     @property
     def grade_name(self) -> str:
@@ -156,16 +181,19 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
 
 def _result(board: Board, first_click: Cell, play: LogicPlay, rules: str,
             top: int) -> NoGuessResult:
-    """The result of a board played by :func:`play_by_logic`."""
-    states = np.where(play.revealed, board.numbers, HIDDEN)
+    """The result of a board played by :func:`play_by_logic` (its position made when read)."""
     cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]]
     if play.hardest_cells is None:
         cells = partial(_first_round_cells, board, first_click, rules, top)
     else:
         cells = play.hardest_cells
-    return NoGuessResult(play.solvable, Position(states, board.mine_count), play.rounds,
-                         play.revealed_count, play.grade, play.hardest_step,
-                         cells)
+    return NoGuessResult(play.solvable, partial(_final_position, board, play), play.rounds,
+                         play.revealed_count, play.grade, play.hardest_step, cells)
+
+
+def _final_position(board: Board, play: LogicPlay) -> Position:
+    """What the player sees once ``play`` has revealed its cells."""
+    return Position(np.where(play.revealed, board.numbers, HIDDEN), board.mine_count)
 
 
 def _first_round_cells(board: Board, first_click: Cell, rules: str,
