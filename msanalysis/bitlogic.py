@@ -328,30 +328,37 @@ class _Play:
         with no open mine around only safe cells: the cells around either kind are decided,
         and the layout says which they are.
         """
-        inside, w2 = self.frame.inside, self.frame.w2
-        truth, safe, zero = self.truth, self.safe, self.zero
+        w2, zero = self.frame.w2, self.zero
         revealed = revealed_before = self.revealed
         proven = proven_before = self.proven
+        hidden_safe = self.safe & ~revealed
+        open_mines = self.truth & ~proven
         while True:
-            unknown = inside & ~(revealed | proven)
-            x = unknown & safe
-            x |= (x << 1) | (x >> 1)
+            x = hidden_safe | (hidden_safe << 1) | (hidden_safe >> 1)
             near_safe = x | (x << w2) | (x >> w2)
-            x = unknown & truth
-            x |= (x << 1) | (x >> 1)
+            x = open_mines | (open_mines << 1) | (open_mines >> 1)
             decides = revealed & ~(near_safe & (x | (x << w2) | (x >> w2)))
             x = decides | (decides << 1) | (decides >> 1)
-            decided = (x | (x << w2) | (x >> w2)) & unknown
-            if not decided:
-                break
-            proven |= decided & truth
-            new = decided & safe
+            x |= (x << w2) | (x >> w2)
+            mines = x & open_mines
+            new = x & hidden_safe
+            if not new:
+                if not mines:
+                    break
+                proven |= mines
+                open_mines ^= mines
+                continue
+            if mines:
+                proven |= mines
+                open_mines ^= mines
             revealed |= new
+            hidden_safe ^= new
             wave = new & zero
-            while wave:  # the cascade of the zeros revealed
+            while wave:  # the cascade of the zeros revealed (only safe cells are next to one)
                 wave |= (wave << 1) | (wave >> 1)
-                wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+                wave = (wave | (wave << w2) | (wave >> w2)) & hidden_safe
                 revealed |= wave
+                hidden_safe ^= wave
                 wave &= zero
         self.revealed, self.proven = revealed, proven
         changed = (revealed ^ revealed_before) | (proven ^ proven_before)
@@ -384,27 +391,24 @@ class _Play:
         frontier = revealed & self._grow(open_cells)
         looked = dirty & frontier
         clues: dict[int, tuple[int, int, int]] = {}  # clue -> open cells, their number, need
-        done: set[int] = set()  # the clues looked at: their pairs are done
+        unlooked = frontier & ~looked
         every = 0
-        x = looked
+        x = looked  # the clues still to look at: the pairs of the others are done
         while x:
             low = x & -x
             a = low.bit_length() - 1
             x ^= low
-            done.add(a)
             if a in clues:
                 ca, ka, na = clues[a]
             else:
                 ca = around[a] & open_cells
                 ca_mines = around[a] & open_mines
                 clues[a] = ca, ka, na = ca, ca.bit_count(), ca_mines.bit_count()
-            y = near[a] & frontier
+            y = near[a] & (unlooked | x)
             while y:
                 low = y & -y
                 b = low.bit_length() - 1
                 y ^= low
-                if b in done:
-                    continue  # the pair was looked at from b
                 if b in clues:
                     cb, kb, nb = clues[b]
                 else:
