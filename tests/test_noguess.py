@@ -243,3 +243,20 @@ def test_rejection_gives_the_boards_the_tracker_gave():
             assert generate_no_guess(width, height, mines, first_click=(3, 3), seed=seed,
                                      grade=grade) == by_tracker(width, height, mines, seed,
                                                                 grade), (width, seed)
+
+
+@pytest.mark.parametrize("width, height, mines", [
+    (9, 9, 10), (16, 16, 40), (30, 16, 99), (30, 16, 170), (100, 100, 2000), (100, 100, 20),
+    (9, 9, 72), (5, 5, 0)])
+def test_layouts_are_drawn_as_random_sample_draws_them(width, height, mines):
+    # The draws made without Random.sample's method calls are its draws, from the same seed,
+    # one layout after another (and it is used itself where it keeps a set of indices).
+    import random
+
+    from msanalysis.play.noguess import _SafeOpening
+
+    for seed in range(30):
+        draw = _SafeOpening(width, height, mines, (3, 3), random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(3):
+            assert draw.draw() == rng.sample(draw.candidates, mines), seed

@@ -12,6 +12,7 @@ others). Choosing guesses is the strategies' job; this module never guesses.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -346,9 +347,32 @@ class _SafeOpening:
         # eight), where looking costs more than it saves (measured; the boards are the same).
         self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
+        self.pooled = len(self.candidates) <= _sample_pool_limit(mines)
 
     def draw(self) -> list[int]:
-        return self.rng.sample(self.candidates, self.mines)
+        """The cells of the next layout: ``rng.sample(candidates, mines)``, the same cells in
+        the same order from the same generator.
+
+        Where :meth:`random.Random.sample` draws from a copy of the candidates (whenever they
+        are not many more than the mines: every standard size), its draws are made here
+        without its per-draw method calls, twice as fast: an index below the candidates left,
+        from just enough random bits, tried again when too large, and the last candidate left
+        moved into the place of the one taken.
+        """
+        if not self.pooled:
+            return self.rng.sample(self.candidates, self.mines)
+        getrandbits = self.rng.getrandbits
+        pool = self.candidates.copy()
+        cells = []
+        size = len(pool)
+        for left in range(size, size - self.mines, -1):
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
+                j = getrandbits(bits)
+            cells.append(pool[j])
+            pool[j] = pool[left - 1]
+        return cells
 
     def board(self, cells: list[int] | None = None) -> Board:
         mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
@@ -358,6 +382,16 @@ class _SafeOpening:
 
 _DENSE_CELLS = 6
 """Swappable pairs are looked for from one mine in this many cells."""
+
+
+def _sample_pool_limit(k: int) -> int:
+    """The most candidates from which :meth:`random.Random.sample` draws ``k`` from a copy of
+    them (beyond, it keeps a set of the indices taken): its own rule, the size of a set of
+    ``k`` against that of a list."""
+    limit = 21
+    if k > 5:
+        limit += 4 ** math.ceil(math.log(k * 3, 4))
+    return limit
 
 
 @lru_cache(maxsize=16)
