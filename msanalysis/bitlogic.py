@@ -208,19 +208,51 @@ def _bits(x: int) -> list[int]:
 
 
 class _Component:
-    """A connected group of clues with open cells, as the tracker keeps it."""
+    """A connected group of clues with open cells, as the tracker keeps it: its boxes as bits,
+    and the :class:`~msanalysis.counting.Problem` made only when a count or SAT needs it."""
 
-    __slots__ = ("bits", "checked", "count", "problem", "shape")
+    __slots__ = ("_problem", "bits", "boxes", "checked", "count", "frame", "needs", "scopes",
+                 "shape")
 
-    def __init__(self, bits: int, problem: Problem) -> None:
+    def __init__(self, bits: int, boxes: list[int], scopes: tuple[tuple[int, ...], ...],
+                 needs: tuple[int, ...], frame: _Frame) -> None:
         self.bits = bits  # the clues
-        self.problem = problem
+        self.boxes = boxes  # the cells of each box, as bits
+        self.scopes, self.needs = scopes, needs
+        self.frame = frame
         # A count depends on the sizes of the boxes and the clues over them, not on where
         # they are: small shapes (a 1-2-1, a corner) come back on board after board.
-        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
+        self.shape = (tuple([box.bit_count() for box in boxes]), scopes, needs)
         self.count: ComponentCount | None = _CACHE.get(self.shape)
         self.checked = False
+        self._problem: Problem | None = None
 
+    @property
+    def problem(self) -> Problem:
+        """The component as counting and SAT take it (cells named, boxes in the same order)."""
+        if self._problem is None:
+            names = self.frame.names
+            self._problem = Problem(tuple([tuple([names[j] for j in _bits(box)])
+                                           for box in self.boxes]),
+                                    self.scopes, self.needs,
+                                    tuple([names[a] for a in _bits(self.bits)]))
+        return self._problem
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """The tracker's rough bounds on the mines of the component (the same by shape)."""
+        bounds = _BOUNDS.get(self.shape)
+        if bounds is None:
+            from msanalysis.tracker import _mine_bounds
+
+            if len(_BOUNDS) > _CACHE_LIMIT:
+                _BOUNDS.clear()
+            bounds = _BOUNDS[self.shape] = _mine_bounds(self.problem)
+        return bounds
+
+
+_BOUNDS: dict[tuple, tuple[int, int]] = {}
+"""The tracker's bounds on mines by shape of problem, shared by every play."""
 
 _CACHE: dict[tuple, ComponentCount] = {}
 """Counts by shape of problem, shared by every play."""
@@ -491,31 +523,31 @@ class _Play:
             seen |= clues
             # A component no changed clue is part of may join this one through a new clue.
             kept = [c for c in kept if not c.bits & clues]
-            kept.append(_Component(clues, self._problem(_bits(clues), clues, cells)))
+            kept.append(self._component(clues, cells))
         self.components = kept
-    def _problem(self, group: list[int], clues: int, cells: int) -> Problem:
-        """The clues ``group`` (ascending; ``clues`` as bits) over their open cells ``cells``:
-        cells next to the same clues form a box, boxes in the order of their first cell."""
+
+    def _component(self, clues: int, cells: int) -> _Component:
+        """The clues ``clues`` over their open cells ``cells``: cells next to the same clues
+        form a box, boxes in the order of their first cell, clues in the order of theirs."""
         frame = self.frame
-        around, names = frame.around, frame.names
-        by_clues: dict[int, list[int]] = {}
-        for j in _bits(cells):
-            key = around[j] & clues
-            if key in by_clues:
-                by_clues[key].append(j)
-            else:
-                by_clues[key] = [j]
+        around = frame.around
+        by_clues: dict[int, int] = {}
+        x = cells
+        while x:
+            low = x & -x
+            x ^= low
+            key = around[low.bit_length() - 1] & clues
+            by_clues[key] = by_clues.get(key, 0) | low
+        group = _bits(clues)
         place = {a: c for c, a in enumerate(group)}
-        boxes = []
         scopes: list[list[int]] = [[] for _ in group]
-        for v, (key, box) in enumerate(by_clues.items()):
-            boxes.append(tuple([names[j] for j in box]))
+        for v, key in enumerate(by_clues):
             for a in _bits(key):
                 scopes[place[a]].append(v)
         open_mines = self.truth & ~self.proven
         needs = tuple([(around[a] & open_mines).bit_count() for a in group])
-        return Problem(tuple(boxes), tuple(map(tuple, scopes)), needs,
-                       tuple([names[a] for a in group]))
+        return _Component(clues, list(by_clues.values()), tuple(map(tuple, scopes)), needs,
+                          frame)
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
@@ -531,14 +563,15 @@ class _Play:
             bits |= 1 << ((row + 1) * w2 + col + 1)
         return bits
 
-    def _decide(self, verdicts: list[int], boxes: tuple[tuple[Cell, ...], ...]) -> int:
-        """Prove the boxes of verdict 1 mines and reveal those of -1; the cells, as bits."""
+    def _decide(self, verdicts: list[int], boxes: list[int]) -> int:
+        """Prove the boxes (as bits) of verdict 1 mines and reveal those of -1; the cells, as
+        bits."""
         mines = cleared = 0
         for verdict, box in zip(verdicts, boxes):
             if verdict > 0:
-                mines |= self._box_bits(box)
+                mines |= box
             elif verdict < 0:
-                cleared |= self._box_bits(box)
+                cleared |= box
         if mines:
             self._prove_mines(mines)
         if cleared:
@@ -557,39 +590,38 @@ class _Play:
             # first, and back to single clues as soon as one decides anything, before the
             # large ones, which what follows will likely change anyway.
             components = sorted((c for c in components if not c.checked),
-                                key=lambda c: len(c.problem.boxes))
+                                key=lambda c: len(c.boxes))
         for component in components:
             if component.checked:
                 continue
-            problem = component.problem
-            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
-                verdicts = _sat_verdicts(problem, self._model(problem))
+            boxes = component.boxes
+            if component.count is None and len(boxes) > _COUNT_BOXES:
+                verdicts = _sat_verdicts(component.problem, self._model(boxes))
             else:
                 try:
                     counted = self._count_of(component)
                 except AnalysisTooHard:
-                    verdicts = _sat_verdicts(problem, self._model(problem))
+                    verdicts = _sat_verdicts(component.problem, self._model(boxes))
                 else:
                     total = counted.total
-                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
-                                for m, box in zip(counted.box_mines, problem.boxes)]
+                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == size * total else 0
+                                for m, size in zip(counted.box_mines, component.shape[0])]
             if verdicts is None:  # pragma: no cover - the true layout always fits
                 raise AssertionError("no layout fits a position of a known board")
             component.checked = True
-            found = self._decide(verdicts, problem.boxes)
+            found = self._decide(verdicts, boxes)
             if found:
                 return found
         return 0
 
-    def _model(self, problem: Problem) -> list[bool]:
-        truth, w2 = self.truth, self.frame.w2
-        return [bool(truth >> ((r + 1) * w2 + c + 1) & 1) for box in problem.boxes for r, c in box]
+    def _model(self, boxes: list[int]) -> list[bool]:
+        """The true layout, cell by cell, box by box (the order of the problem's cells)."""
+        truth = self.truth
+        return [bool(truth >> j & 1) for box in boxes for j in _bits(box)]
 
     # -- grade 4 --------------------------------------------------------------------------------
     def _count_step(self) -> int:
         """The cells the total mine count decides, when it decides any."""
-        from msanalysis.tracker import _mine_bounds
-
         self._regroup()
         frame = self.frame
         open_cells = frame.inside & ~self.revealed & ~self.proven
@@ -598,7 +630,7 @@ class _Play:
         sea = sea_cells.bit_count()
         low = high = 0
         for component in self.components:
-            a, b = _mine_bounds(component.problem)
+            a, b = component.bounds
             low += a
             high += b
         if high <= remaining - 1 and low >= remaining - sea + 1:
@@ -615,11 +647,11 @@ class _Play:
         solutions = joined.solutions
         mines = cleared = 0
         for k, component in enumerate(self.components):
-            for m, box in zip(joined.box_mines(k), component.problem.boxes):
+            for m, box, size in zip(joined.box_mines(k), component.boxes, component.shape[0]):
                 if m == 0:
-                    cleared |= self._box_bits(box)
-                elif m == len(box) * solutions:
-                    mines |= self._box_bits(box)
+                    cleared |= box
+                elif m == size * solutions:
+                    mines |= box
         if mines:
             self._prove_mines(mines)
         if cleared:
