@@ -284,15 +284,17 @@ class _Play:
     # -- moves ----------------------------------------------------------------------------------
     def _reveal(self, new: int) -> None:
         """Reveal the safe cells ``new`` and what their zeros open."""
-        inside, zero, w2 = self.frame.inside, self.zero, self.frame.w2
+        zero, w2 = self.zero, self.frame.w2
         before = revealed = self.revealed
         new &= ~revealed
         revealed |= new
+        hidden_safe = self.safe & ~revealed
         wave = new & zero
-        while wave:
+        while wave:  # only safe cells are next to a zero
             wave |= (wave << 1) | (wave >> 1)
-            wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+            wave = (wave | (wave << w2) | (wave >> w2)) & hidden_safe
             revealed |= wave
+            hidden_safe ^= wave
             wave &= zero
         self.revealed = revealed
         self._mark(revealed ^ before)
@@ -407,8 +409,9 @@ class _Play:
         Called when single clues decide nothing, so every clue needs some but not all of its
         open cells (``0 < n < open``). Then the tracker's bounds decide a pair ``a, b`` exactly
         when ``na - nb`` is the number of cells of ``a`` outside ``b``, or ``nb - na`` that of
-        ``b`` outside ``a`` (and the two differ): numbers alone rule out about half the pairs before
-        their cells are compared.
+        ``b`` outside ``a`` (and the two differ), so one count of the cells they share tells.
+        Pairs sharing none decide nothing; those already looked at from their other clue are
+        left out before they are taken.
         """
         frame = self.frame
         around, near = frame.around, frame.near
@@ -447,12 +450,10 @@ class _Play:
                     cb = around[b] & open_cells
                     cb_mines = around[b] & open_mines
                     clues[b] = cb, kb, nb = cb, cb.bit_count(), cb_mines.bit_count()
-                # The shared cells it would take: ka - (na - nb), or kb + (na - nb).
-                d = na - nb
-                if not (0 < ka - d <= kb or 0 < kb + d <= ka):
-                    continue
+                # The shared cells it takes: ka - (na - nb), or kb + (na - nb); none shared
+                # decides nothing.
                 shared = (ca & cb).bit_count()
-                if (shared != ka - d and shared != kb + d) or ca == cb:
+                if not shared or (shared != ka - na + nb and shared != kb + na - nb) or ca == cb:
                     continue
                 found = self._pair_cells(ca, cb, na, nb)
                 if found:
