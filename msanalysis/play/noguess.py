@@ -375,9 +375,7 @@ class _SafeOpening:
         return cells
 
     def board(self, cells: list[int] | None = None) -> Board:
-        mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
-        mask[self.draw() if cells is None else cells] = True
-        return Board(mask.reshape(self.shape))
+        return Board._from_indices(*self.shape, self.draw() if cells is None else cells)
 
 
 _DENSE_CELLS = 6
