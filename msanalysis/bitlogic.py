@@ -13,7 +13,7 @@ Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -113,7 +113,8 @@ def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
 
 
 def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
-                  max_grade: int = MINE_COUNT) -> bool:
+                  max_grade: int = MINE_COUNT, *,
+                  hopeless: Callable[[], bool] | None = None) -> bool:
     """Whether logic alone wins ``board`` from ``first_click``: :attr:`LogicPlay.solvable`
     of :func:`play_by_logic`, found sooner.
 
@@ -126,6 +127,11 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     ----------
     board, first_click, max_grade
         As for :func:`play_by_logic`.
+    hopeless : callable, optional
+        Asked once, when single clues first stop short of winning: True gives the board up at
+        once. It must be true only of boards that no logic wins (the caller's quick proof,
+        such as a mine and a safe cell that could swap places unseen), so that the verdict
+        is the same; it spares the pairs, components and count that would prove it.
 
     Examples
     --------
@@ -140,7 +146,7 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     """
     play, start = _dealt(board, first_click)
     play.first_only = False
-    return play.wins(start, max_grade)
+    return play.wins(start, max_grade, hopeless)
 
 
 def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> tuple[_Play, int]:
@@ -327,9 +333,14 @@ class _Play:
         return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
                          self.revealed.bit_count(), self.revealed, frame)
 
-    def wins(self, start: int, max_grade: int) -> bool:
+    def wins(self, start: int, max_grade: int, hopeless: Callable[[], bool] | None) -> bool:
         self._reveal(1 << start)
-        while self.revealed != self.safe and self._round(max_grade)[0]:
+        self._singles()
+        if self.revealed == self.safe:
+            return True
+        if hopeless is not None and hopeless():
+            return False
+        while self._round(max_grade)[0] and self.revealed != self.safe:
             pass
         return self.revealed == self.safe
 

@@ -321,7 +321,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             # The layout as mine numbers: no Board is made for the layouts given up.
             layout = (height, width, cells)
             if grade is None:
-                if wins_by_logic(layout, first_click, top):
+                # Where swappable pairs are rare, they are looked for only on the layouts that
+                # single clues do not win (a third at beginner), before pairs of clues,
+                # components and the count are asked to prove what they would.
+                hopeless = None if draw.dense else partial(draw.pairs.found, cells)
+                if wins_by_logic(layout, first_click, top, hopeless=hopeless):
                     return draw.board(cells)
                 continue
             play = play_by_logic(layout, first_click, top)
