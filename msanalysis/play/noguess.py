@@ -346,9 +346,10 @@ class _SafeOpening:
         self.shape = (height, width)
         self.mines = mines
         self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
-        # Swappable pairs are looked for only where they are common enough to pay: a third of
-        # expert layouts (a mine in five cells) have one, and 4% of beginner ones (one in
-        # eight), where looking costs more than it saves (measured; the boards are the same).
+        # Swappable pairs are looked for in every layout where they are common: a third of
+        # expert layouts (a mine in five cells) have one. At beginner (one in eight) 4% do,
+        # and looking in all costs more than it saves: there they are looked for only once
+        # single clues stop (measured; the boards are the same).
         self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
         self.pooled = len(self.candidates) <= _sample_pool_limit(mines)
@@ -383,7 +384,7 @@ class _SafeOpening:
 
 
 _DENSE_CELLS = 6
-"""Swappable pairs are looked for from one mine in this many cells."""
+"""Swappable pairs are looked for in every layout from one mine in this many cells."""
 
 
 def _sample_pool_limit(k: int) -> int:
