@@ -340,9 +340,18 @@ class _Play:
             return True
         if hopeless is not None and hopeless():
             return False
-        while self._round(max_grade)[0] and self.revealed != self.safe:
-            pass
-        return self.revealed == self.safe
+        while True:
+            # Single clues have stopped: the stronger reasoning, then single clues again.
+            found = max_grade >= PAIR and self._pairs()
+            if not found and max_grade >= COMPONENT:
+                found = self._components_step()
+                if not found and max_grade >= MINE_COUNT:
+                    found = self._count_step()
+            if not found:
+                return False
+            self._singles()
+            if self.revealed == self.safe:
+                return True
 
     def _round(self, max_grade: int) -> tuple[int, int]:
         """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
