@@ -260,3 +260,37 @@ def test_layouts_are_drawn_as_random_sample_draws_them(width, height, mines):
         rng = random.Random(seed)
         for _ in range(3):
             assert draw.draw() == rng.sample(draw.candidates, mines), seed
+
+
+def test_swappable_pairs_are_found_as_cell_by_cell_looking_finds_them():
+    import random
+
+    from msanalysis.play.noguess import _SafeOpening
+
+    def slow(mines, height, width, click):
+        def around(r, c):
+            return {(r + a, c + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b}
+
+        def covered(r, c):
+            return not (0 <= r < height and 0 <= c < width) or (r, c) in mines
+
+        block = {(click[0] + a, click[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+        for m in mines:
+            for dr in range(-2, 3):
+                for dc in range(-2, 3):
+                    s = (m[0] + dr, m[1] + dc)
+                    if (dr or dc) and 0 <= s[0] < height and 0 <= s[1] < width \
+                            and s not in mines and s not in block \
+                            and all(covered(*c) for c in (around(*m) ^ around(*s)) - {m, s}):
+                        return True
+        return False
+
+    found = 0
+    for width, height, mines in ((9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)):
+        for seed in range(60):
+            draw = _SafeOpening(width, height, mines, (3, 3), random.Random(seed))
+            cells = draw.draw()
+            layout = {(c // width, c % width) for c in cells}
+            assert draw.pairs.found(cells) == slow(layout, height, width, (3, 3)), seed
+            found += draw.pairs.found(cells)
+    assert found

@@ -433,15 +433,24 @@ class _Pairs:
         mine_bits = sum(map(self.bits.__getitem__, mines))
         covered = self.frame | mine_bits
         safe_bits = self.open_cells & ~mine_bits
-        for shift, others in self.offsets:
-            # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
-            found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
-            for e in others:
-                if not found:
+        for behind, group in self.offsets:
+            # The cells next to the mine alone whatever the offset in this direction: mines
+            # without them covered are out for the whole group at once.
+            mines_left = mine_bits
+            for e in behind:
+                mines_left &= covered >> e if e > 0 else covered << -e
+                if not mines_left:
                     break
-                found &= covered >> e if e > 0 else covered << -e
-            if found:
-                return True
+            else:
+                for shift, others in group:
+                    # Bit p: a mine at p, a safe cell at p + shift, ``others`` covered.
+                    found = mines_left & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
+                    for e in others:
+                        if not found:
+                            break
+                        found &= covered >> e if e > 0 else covered << -e
+                    if found:
+                        return True
         return False
 
 
@@ -460,15 +469,19 @@ def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
     return _Pairs(height, width, first_click).found(np.flatnonzero(mines.ravel()).tolist())
 
 
-_PAIR_OFFSETS: dict[int, list[tuple[int, list[int]]]] = {}
+_PAIR_OFFSETS: dict[int, list[tuple[list[int], list[tuple[int, list[int]]]]]] = {}
 
 
-def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
+def _pair_offsets(stride: int) -> list[tuple[list[int], list[tuple[int, list[int]]]]]:
     """Per offset from a mine to a safe cell within two steps: the offsets (from the mine) of
-    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``."""
+    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``.
+
+    Grouped by the direction of the safe cell (up, down, left, right or a diagonal quarter),
+    each group under the cells every one of its offsets has (the side of the mine away from
+    the safe cells), which its own lists leave out."""
     if stride not in _PAIR_OFFSETS:
         around = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-        table = []
+        groups: dict[tuple[int, int], list[tuple[tuple[int, int], set[tuple[int, int]]]]] = {}
         for dr in range(-2, 3):
             for dc in range(-2, 3):
                 if not (dr or dc):
@@ -476,7 +489,14 @@ def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
                 a = set(around)
                 b = {(r + dr, c + dc) for r, c in around}
                 differ = (a ^ b) - {(0, 0), (dr, dc)}
-                table.append((dr * stride + dc, [r * stride + c for r, c in sorted(differ)]))
+                direction = ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
+                groups.setdefault(direction, []).append(((dr, dc), differ))
+        table = []
+        for members in groups.values():
+            common = set.intersection(*(differ for _, differ in members))
+            table.append(([r * stride + c for r, c in sorted(common)],
+                          [(dr * stride + dc, [r * stride + c for r, c in sorted(differ - common)])
+                           for (dr, dc), differ in members]))
         _PAIR_OFFSETS[stride] = table
     return _PAIR_OFFSETS[stride]
 
