@@ -315,20 +315,19 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             if adjusted is None:
                 continue
             play = play_by_logic(adjusted, first_click, top)
+        elif grade is None:
+            # The layout as mine numbers: no Board is made for the layouts given up. Swappable
+            # pairs are looked for only in the layouts that single clues do not win (a third at
+            # beginner), before pairs of clues, components and the count are asked to prove
+            # what they would: the same boards, sooner than looking in every layout.
+            if wins_by_logic((height, width, cells), first_click, top,
+                             hopeless=partial(draw.pairs.found, cells)):
+                return draw.board(cells)
+            continue
         elif draw.dense and draw.pairs.found(cells):
             continue
         else:
-            # The layout as mine numbers: no Board is made for the layouts given up.
-            layout = (height, width, cells)
-            if grade is None:
-                # Where swappable pairs are rare, they are looked for only on the layouts that
-                # single clues do not win (a third at beginner), before pairs of clues,
-                # components and the count are asked to prove what they would.
-                hopeless = None if draw.dense else partial(draw.pairs.found, cells)
-                if wins_by_logic(layout, first_click, top, hopeless=hopeless):
-                    return draw.board(cells)
-                continue
-            play = play_by_logic(layout, first_click, top)
+            play = play_by_logic((height, width, cells), first_click, top)
         if play.solvable and (grade is None or play.grade == grade):
             return draw.board(cells) if adjusted is None else adjusted
     wanted = "" if grade is None else f" of grade {grade}"
@@ -346,10 +345,9 @@ class _SafeOpening:
         self.shape = (height, width)
         self.mines = mines
         self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
-        # Swappable pairs are looked for in every layout where they are common: a third of
-        # expert layouts (a mine in five cells) have one. At beginner (one in eight) 4% do,
-        # and looking in all costs more than it saves: there they are looked for only once
-        # single clues stop (measured; the boards are the same).
+        # For a board of a given grade (played in full, not only judged), swappable pairs are
+        # looked for in every layout where they are common: a third of expert layouts (a
+        # mine in five cells) have one, 4% of beginner ones (one in eight).
         self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
         self.pooled = len(self.candidates) <= _sample_pool_limit(mines)
