@@ -344,13 +344,13 @@ class _SafeOpening:
                  rng: random.Random) -> None:
         self.shape = (height, width)
         self.mines = mines
-        self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
+        self.candidates, self.pairs, self.pooled = _opening_cells(width, height, mines,
+                                                                  tuple(first_click))
         # For a board of a given grade (played in full, not only judged), swappable pairs are
         # looked for in every layout where they are common: a third of expert layouts (a
         # mine in five cells) have one, 4% of beginner ones (one in eight).
         self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
-        self.pooled = len(self.candidates) <= _sample_pool_limit(mines)
 
     def draw(self) -> list[int]:
         """The cells of the next layout: ``rng.sample(candidates, mines)``, the same cells in
@@ -397,16 +397,18 @@ def _sample_pool_limit(k: int) -> int:
 
 @lru_cache(maxsize=16)
 def _opening_cells(width: int, height: int, mines: int,
-                   first_click: Cell) -> tuple[list[int], _Pairs]:
-    """The cells that may hold mines, and the finder of swappable pairs, once per game size
-    (boards are made by the thousand)."""
+                   first_click: Cell) -> tuple[list[int], _Pairs, bool]:
+    """The cells that may hold mines, the finder of swappable pairs, and whether
+    :meth:`random.Random.sample` draws from a copy of the cells: once per game size (boards are
+    made by the thousand)."""
     # The same checks and messages as the rule itself.
     generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
                      seed=0)
     row, col = first_click
     candidates = [r * width + c for r in range(height) for c in range(width)
                   if abs(r - row) > 1 or abs(c - col) > 1]
-    return candidates, _Pairs(height, width, first_click)
+    return (candidates, _Pairs(height, width, first_click),
+            len(candidates) <= _sample_pool_limit(mines))
 
 
 class _Pairs:
