@@ -13,9 +13,9 @@ Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -30,7 +30,7 @@ _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
 _CACHE_LIMIT = 4096  # shapes of components whose counts are kept (then it starts again)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LogicPlay:
     """How far logic alone gets on a board from its first click.
 
@@ -49,10 +49,11 @@ class LogicPlay:
         The cells that round proved, row-major; None when it is the first round and single
         clues (which cells a round of single clues counts as proved, rather than opened by a
         cascade, depends on the order the tracker looks at clues: ask it).
-    revealed : numpy.ndarray of bool
-        The cells revealed at the end.
     revealed_count : int
-        How many.
+        How many cells were revealed at the end.
+    revealed : numpy.ndarray of bool
+        Those cells (a property, made when first read: a check that only wants the verdict
+        never pays for the grid).
     """
 
     solvable: bool
@@ -60,8 +61,14 @@ class LogicPlay:
     rounds: int
     hardest_step: int | None
     hardest_cells: tuple[Cell, ...] | None
-    revealed: np.ndarray
     revealed_count: int
+    _revealed_bits: int = field(repr=False)
+    _bit_frame: _Frame = field(repr=False, compare=False)
+
+    @cached_property
+    def revealed(self) -> np.ndarray:
+        """The cells revealed at the end, as a boolean grid."""
+        return _mask(self._revealed_bits, self._bit_frame)
 
 
 def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
@@ -106,7 +113,8 @@ def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
 
 
 def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Cell,
-                  max_grade: int = MINE_COUNT) -> bool:
+                  max_grade: int = MINE_COUNT, *,
+                  hopeless: Callable[[], bool] | None = None) -> bool:
     """Whether logic alone wins ``board`` from ``first_click``: :attr:`LogicPlay.solvable`
     of :func:`play_by_logic`, found sooner.
 
@@ -119,6 +127,11 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     ----------
     board, first_click, max_grade
         As for :func:`play_by_logic`.
+    hopeless : callable, optional
+        Asked once, when single clues first stop short of winning: True gives the board up at
+        once. It must be true only of boards that no logic wins (the caller's quick proof,
+        such as a mine and a safe cell that could swap places unseen), so that the verdict
+        is the same; it spares the pairs, components and count that would prove it.
 
     Examples
     --------
@@ -133,7 +146,7 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     """
     play, start = _dealt(board, first_click)
     play.first_only = False
-    return play.wins(start, max_grade)
+    return play.wins(start, max_grade, hopeless)
 
 
 def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> tuple[_Play, int]:
@@ -201,19 +214,51 @@ def _bits(x: int) -> list[int]:
 
 
 class _Component:
-    """A connected group of clues with open cells, as the tracker keeps it."""
+    """A connected group of clues with open cells, as the tracker keeps it: its boxes as bits,
+    and the :class:`~msanalysis.counting.Problem` made only when a count or SAT needs it."""
 
-    __slots__ = ("bits", "checked", "count", "problem", "shape")
+    __slots__ = ("_problem", "bits", "boxes", "checked", "count", "frame", "needs", "scopes",
+                 "shape")
 
-    def __init__(self, bits: int, problem: Problem) -> None:
+    def __init__(self, bits: int, boxes: list[int], scopes: tuple[tuple[int, ...], ...],
+                 needs: tuple[int, ...], frame: _Frame) -> None:
         self.bits = bits  # the clues
-        self.problem = problem
+        self.boxes = boxes  # the cells of each box, as bits
+        self.scopes, self.needs = scopes, needs
+        self.frame = frame
         # A count depends on the sizes of the boxes and the clues over them, not on where
         # they are: small shapes (a 1-2-1, a corner) come back on board after board.
-        self.shape = (tuple(map(len, problem.boxes)), problem.scopes, problem.needs)
+        self.shape = (tuple([box.bit_count() for box in boxes]), scopes, needs)
         self.count: ComponentCount | None = _CACHE.get(self.shape)
         self.checked = False
+        self._problem: Problem | None = None
 
+    @property
+    def problem(self) -> Problem:
+        """The component as counting and SAT take it (cells named, boxes in the same order)."""
+        if self._problem is None:
+            names = self.frame.names
+            self._problem = Problem(tuple([tuple([names[j] for j in _bits(box)])
+                                           for box in self.boxes]),
+                                    self.scopes, self.needs,
+                                    tuple([names[a] for a in _bits(self.bits)]))
+        return self._problem
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        """The tracker's rough bounds on the mines of the component (the same by shape)."""
+        bounds = _BOUNDS.get(self.shape)
+        if bounds is None:
+            from msanalysis.tracker import _mine_bounds
+
+            if len(_BOUNDS) > _CACHE_LIMIT:
+                _BOUNDS.clear()
+            bounds = _BOUNDS[self.shape] = _mine_bounds(self.problem)
+        return bounds
+
+
+_BOUNDS: dict[tuple, tuple[int, int]] = {}
+"""The tracker's bounds on mines by shape of problem, shared by every play."""
 
 _CACHE: dict[tuple, ComponentCount] = {}
 """Counts by shape of problem, shared by every play."""
@@ -245,15 +290,17 @@ class _Play:
     # -- moves ----------------------------------------------------------------------------------
     def _reveal(self, new: int) -> None:
         """Reveal the safe cells ``new`` and what their zeros open."""
-        inside, zero, w2 = self.frame.inside, self.zero, self.frame.w2
+        zero, w2 = self.zero, self.frame.w2
         before = revealed = self.revealed
         new &= ~revealed
         revealed |= new
+        hidden_safe = self.safe & ~revealed
         wave = new & zero
-        while wave:
+        while wave:  # only safe cells are next to a zero
             wave |= (wave << 1) | (wave >> 1)
-            wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+            wave = (wave | (wave << w2) | (wave >> w2)) & hidden_safe
             revealed |= wave
+            hidden_safe ^= wave
             wave &= zero
         self.revealed = revealed
         self._mark(revealed ^ before)
@@ -284,13 +331,27 @@ class _Play:
         names = frame.names
         hardest_cells = None if grade == SINGLE else tuple(names[i] for i in _bits(hardest))
         return LogicPlay(self.revealed == self.safe, grade, rounds, hardest_step, hardest_cells,
-                         _mask(self.revealed, frame), self.revealed.bit_count())
+                         self.revealed.bit_count(), self.revealed, frame)
 
-    def wins(self, start: int, max_grade: int) -> bool:
+    def wins(self, start: int, max_grade: int, hopeless: Callable[[], bool] | None) -> bool:
         self._reveal(1 << start)
-        while self.revealed != self.safe and self._round(max_grade)[0]:
-            pass
-        return self.revealed == self.safe
+        self._singles()
+        if self.revealed == self.safe:
+            return True
+        if hopeless is not None and hopeless():
+            return False
+        while True:
+            # Single clues have stopped: the stronger reasoning, then single clues again.
+            found = max_grade >= PAIR and self._pairs()
+            if not found and max_grade >= COMPONENT:
+                found = self._components_step()
+                if not found and max_grade >= MINE_COUNT:
+                    found = self._count_step()
+            if not found:
+                return False
+            self._singles()
+            if self.revealed == self.safe:
+                return True
 
     def _round(self, max_grade: int) -> tuple[int, int]:
         """The cheapest reasoning that proves anything, and the cells it proved (as bits; for
@@ -321,30 +382,37 @@ class _Play:
         with no open mine around only safe cells: the cells around either kind are decided,
         and the layout says which they are.
         """
-        inside, w2 = self.frame.inside, self.frame.w2
-        truth, safe, zero = self.truth, self.safe, self.zero
+        w2, zero = self.frame.w2, self.zero
         revealed = revealed_before = self.revealed
         proven = proven_before = self.proven
+        hidden_safe = self.safe & ~revealed
+        open_mines = self.truth & ~proven
         while True:
-            unknown = inside & ~(revealed | proven)
-            x = unknown & safe
-            x |= (x << 1) | (x >> 1)
+            x = hidden_safe | (hidden_safe << 1) | (hidden_safe >> 1)
             near_safe = x | (x << w2) | (x >> w2)
-            x = unknown & truth
-            x |= (x << 1) | (x >> 1)
+            x = open_mines | (open_mines << 1) | (open_mines >> 1)
             decides = revealed & ~(near_safe & (x | (x << w2) | (x >> w2)))
             x = decides | (decides << 1) | (decides >> 1)
-            decided = (x | (x << w2) | (x >> w2)) & unknown
-            if not decided:
-                break
-            proven |= decided & truth
-            new = decided & safe
+            x |= (x << w2) | (x >> w2)
+            mines = x & open_mines
+            new = x & hidden_safe
+            if not new:
+                if not mines:
+                    break
+                proven |= mines
+                open_mines ^= mines
+                continue
+            if mines:
+                proven |= mines
+                open_mines ^= mines
             revealed |= new
+            hidden_safe ^= new
             wave = new & zero
-            while wave:  # the cascade of the zeros revealed
+            while wave:  # the cascade of the zeros revealed (only safe cells are next to one)
                 wave |= (wave << 1) | (wave >> 1)
-                wave = (wave | (wave << w2) | (wave >> w2)) & inside & ~revealed
+                wave = (wave | (wave << w2) | (wave >> w2)) & hidden_safe
                 revealed |= wave
+                hidden_safe ^= wave
                 wave &= zero
         self.revealed, self.proven = revealed, proven
         changed = (revealed ^ revealed_before) | (proven ^ proven_before)
@@ -361,8 +429,9 @@ class _Play:
         Called when single clues decide nothing, so every clue needs some but not all of its
         open cells (``0 < n < open``). Then the tracker's bounds decide a pair ``a, b`` exactly
         when ``na - nb`` is the number of cells of ``a`` outside ``b``, or ``nb - na`` that of
-        ``b`` outside ``a`` (and the two differ): numbers alone rule out about half the pairs before
-        their cells are compared.
+        ``b`` outside ``a`` (and the two differ), so one count of the cells they share tells.
+        Pairs sharing none decide nothing; those already looked at from their other clue are
+        left out before they are taken.
         """
         frame = self.frame
         around, near = frame.around, frame.near
@@ -377,39 +446,34 @@ class _Play:
         frontier = revealed & self._grow(open_cells)
         looked = dirty & frontier
         clues: dict[int, tuple[int, int, int]] = {}  # clue -> open cells, their number, need
-        done: set[int] = set()  # the clues looked at: their pairs are done
+        unlooked = frontier & ~looked
         every = 0
-        x = looked
+        x = looked  # the clues still to look at: the pairs of the others are done
         while x:
             low = x & -x
             a = low.bit_length() - 1
             x ^= low
-            done.add(a)
             if a in clues:
                 ca, ka, na = clues[a]
             else:
                 ca = around[a] & open_cells
                 ca_mines = around[a] & open_mines
                 clues[a] = ca, ka, na = ca, ca.bit_count(), ca_mines.bit_count()
-            y = near[a] & frontier
+            y = near[a] & (unlooked | x)
             while y:
                 low = y & -y
                 b = low.bit_length() - 1
                 y ^= low
-                if b in done:
-                    continue  # the pair was looked at from b
                 if b in clues:
                     cb, kb, nb = clues[b]
                 else:
                     cb = around[b] & open_cells
                     cb_mines = around[b] & open_mines
                     clues[b] = cb, kb, nb = cb, cb.bit_count(), cb_mines.bit_count()
-                # The shared cells it would take: ka - (na - nb), or kb + (na - nb).
-                d = na - nb
-                if not (0 < ka - d <= kb or 0 < kb + d <= ka):
-                    continue
+                # The shared cells it takes: ka - (na - nb), or kb + (na - nb); none shared
+                # decides nothing.
                 shared = (ca & cb).bit_count()
-                if (shared != ka - d and shared != kb + d) or ca == cb:
+                if not shared or (shared != ka - na + nb and shared != kb + na - nb) or ca == cb:
                     continue
                 found = self._pair_cells(ca, cb, na, nb)
                 if found:
@@ -480,31 +544,31 @@ class _Play:
             seen |= clues
             # A component no changed clue is part of may join this one through a new clue.
             kept = [c for c in kept if not c.bits & clues]
-            kept.append(_Component(clues, self._problem(_bits(clues), clues, cells)))
+            kept.append(self._component(clues, cells))
         self.components = kept
-    def _problem(self, group: list[int], clues: int, cells: int) -> Problem:
-        """The clues ``group`` (ascending; ``clues`` as bits) over their open cells ``cells``:
-        cells next to the same clues form a box, boxes in the order of their first cell."""
+
+    def _component(self, clues: int, cells: int) -> _Component:
+        """The clues ``clues`` over their open cells ``cells``: cells next to the same clues
+        form a box, boxes in the order of their first cell, clues in the order of theirs."""
         frame = self.frame
-        around, names = frame.around, frame.names
-        by_clues: dict[int, list[int]] = {}
-        for j in _bits(cells):
-            key = around[j] & clues
-            if key in by_clues:
-                by_clues[key].append(j)
-            else:
-                by_clues[key] = [j]
+        around = frame.around
+        by_clues: dict[int, int] = {}
+        x = cells
+        while x:
+            low = x & -x
+            x ^= low
+            key = around[low.bit_length() - 1] & clues
+            by_clues[key] = by_clues.get(key, 0) | low
+        group = _bits(clues)
         place = {a: c for c, a in enumerate(group)}
-        boxes = []
         scopes: list[list[int]] = [[] for _ in group]
-        for v, (key, box) in enumerate(by_clues.items()):
-            boxes.append(tuple([names[j] for j in box]))
+        for v, key in enumerate(by_clues):
             for a in _bits(key):
                 scopes[place[a]].append(v)
         open_mines = self.truth & ~self.proven
         needs = tuple([(around[a] & open_mines).bit_count() for a in group])
-        return Problem(tuple(boxes), tuple(map(tuple, scopes)), needs,
-                       tuple([names[a] for a in group]))
+        return _Component(clues, list(by_clues.values()), tuple(map(tuple, scopes)), needs,
+                          frame)
 
     def _count_of(self, component: _Component) -> ComponentCount:
         if component.count is None:
@@ -520,14 +584,15 @@ class _Play:
             bits |= 1 << ((row + 1) * w2 + col + 1)
         return bits
 
-    def _decide(self, verdicts: list[int], boxes: tuple[tuple[Cell, ...], ...]) -> int:
-        """Prove the boxes of verdict 1 mines and reveal those of -1; the cells, as bits."""
+    def _decide(self, verdicts: list[int], boxes: list[int]) -> int:
+        """Prove the boxes (as bits) of verdict 1 mines and reveal those of -1; the cells, as
+        bits."""
         mines = cleared = 0
         for verdict, box in zip(verdicts, boxes):
             if verdict > 0:
-                mines |= self._box_bits(box)
+                mines |= box
             elif verdict < 0:
-                cleared |= self._box_bits(box)
+                cleared |= box
         if mines:
             self._prove_mines(mines)
         if cleared:
@@ -546,39 +611,38 @@ class _Play:
             # first, and back to single clues as soon as one decides anything, before the
             # large ones, which what follows will likely change anyway.
             components = sorted((c for c in components if not c.checked),
-                                key=lambda c: len(c.problem.boxes))
+                                key=lambda c: len(c.boxes))
         for component in components:
             if component.checked:
                 continue
-            problem = component.problem
-            if component.count is None and len(problem.boxes) > _COUNT_BOXES:
-                verdicts = _sat_verdicts(problem, self._model(problem))
+            boxes = component.boxes
+            if component.count is None and len(boxes) > _COUNT_BOXES:
+                verdicts = _sat_verdicts(component.problem, self._model(boxes))
             else:
                 try:
                     counted = self._count_of(component)
                 except AnalysisTooHard:
-                    verdicts = _sat_verdicts(problem, self._model(problem))
+                    verdicts = _sat_verdicts(component.problem, self._model(boxes))
                 else:
                     total = counted.total
-                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == len(box) * total else 0
-                                for m, box in zip(counted.box_mines, problem.boxes)]
+                    verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == size * total else 0
+                                for m, size in zip(counted.box_mines, component.shape[0])]
             if verdicts is None:  # pragma: no cover - the true layout always fits
                 raise AssertionError("no layout fits a position of a known board")
             component.checked = True
-            found = self._decide(verdicts, problem.boxes)
+            found = self._decide(verdicts, boxes)
             if found:
                 return found
         return 0
 
-    def _model(self, problem: Problem) -> list[bool]:
-        truth, w2 = self.truth, self.frame.w2
-        return [bool(truth >> ((r + 1) * w2 + c + 1) & 1) for box in problem.boxes for r, c in box]
+    def _model(self, boxes: list[int]) -> list[bool]:
+        """The true layout, cell by cell, box by box (the order of the problem's cells)."""
+        truth = self.truth
+        return [bool(truth >> j & 1) for box in boxes for j in _bits(box)]
 
     # -- grade 4 --------------------------------------------------------------------------------
     def _count_step(self) -> int:
         """The cells the total mine count decides, when it decides any."""
-        from msanalysis.tracker import _mine_bounds
-
         self._regroup()
         frame = self.frame
         open_cells = frame.inside & ~self.revealed & ~self.proven
@@ -587,7 +651,7 @@ class _Play:
         sea = sea_cells.bit_count()
         low = high = 0
         for component in self.components:
-            a, b = _mine_bounds(component.problem)
+            a, b = component.bounds
             low += a
             high += b
         if high <= remaining - 1 and low >= remaining - sea + 1:
@@ -604,11 +668,11 @@ class _Play:
         solutions = joined.solutions
         mines = cleared = 0
         for k, component in enumerate(self.components):
-            for m, box in zip(joined.box_mines(k), component.problem.boxes):
+            for m, box, size in zip(joined.box_mines(k), component.boxes, component.shape[0]):
                 if m == 0:
-                    cleared |= self._box_bits(box)
-                elif m == len(box) * solutions:
-                    mines |= self._box_bits(box)
+                    cleared |= box
+                elif m == size * solutions:
+                    mines |= box
         if mines:
             self._prove_mines(mines)
         if cleared:

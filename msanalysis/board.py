@@ -167,6 +167,18 @@ class Board:
         return cls(mask)
 
     @classmethod
+    def _from_indices(cls, height: int, width: int, indices: Iterable[int]) -> Board:
+        """A board with mines on the row-major ``indices``, trusted to be on the board: made
+        without the checks and the copy of the constructor (generators make boards by the
+        thousand)."""
+        grid = bytearray(height * width)
+        for index in indices:
+            grid[index] = 1
+        board = cls.__new__(cls)
+        board._mask = np.frombuffer(bytes(grid), dtype=bool).reshape(height, width)
+        return board
+
+    @classmethod
     def from_text(cls, text: str) -> Board:
         """Parse a layout: rows of ``*`` (mine) and ``.`` (free); ``#`` lines are comments.
 

@@ -28,6 +28,27 @@ def test_the_verdict_found_sooner_is_the_same(width, height, mines, boards):
     assert won
 
 
+def test_hopeless_is_asked_once_when_single_clues_stop():
+    import numpy as np
+
+    from msanalysis.play.noguess import _swappable_pair
+
+    asked = 0
+    for seed in range(150):
+        board = generate(9, 9, 10, rules="safe-opening", first_click=(3, 3), seed=seed)
+        by_singles = play_by_logic(board, (3, 3), 1).solvable
+        calls = []
+        assert wins_by_logic(board, (3, 3), hopeless=lambda c=calls: c.append(1) or True) \
+            == by_singles
+        assert len(calls) == (not by_singles)
+        asked += len(calls)
+        # A true proof of hopelessness leaves the verdict as it was.
+        pair = _swappable_pair(np.asarray(board.mask), (3, 3))
+        assert wins_by_logic(board, (3, 3), hopeless=lambda p=pair: p) \
+            == play_by_logic(board, (3, 3)).solvable, seed
+    assert asked
+
+
 def fields(play):
     return (play.solvable, play.grade, play.rounds, play.hardest_step, play.hardest_cells,
             play.revealed.tolist(), play.revealed_count)

@@ -138,3 +138,12 @@ def test_a_large_board_numbers_are_vectorised():
     expected = sum(padded[1 + dr:301 + dr, 1 + dc:401 + dc]
                    for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
     assert np.array_equal(board.numbers, expected)
+
+
+@given(masks)
+def test_a_board_made_from_indices_is_the_board_of_its_mask(mask):
+    board = Board(mask)
+    height, width = board.height, board.width
+    made = Board._from_indices(height, width, np.flatnonzero(board.mask).tolist())
+    assert made == board and hash(made) == hash(board) and made.mask.dtype == bool
+    assert not made.mask.flags.writeable and made.numbers.tolist() == board.numbers.tolist()

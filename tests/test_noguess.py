@@ -199,6 +199,8 @@ def test_bit_boards_play_as_the_tracker_does(width, height, mines, boards):
                                           use_mine_count=use_mine_count)
             slow = tracker_result(board, (3, 3), use_mine_count=use_mine_count)
             assert fields(fast) == fields(slow), (seed, use_mine_count)
+            # The position made when read compares and hashes as the tracker's made at once.
+            assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
             grades.add(fast.grade)
     assert {1, 2, 4} <= grades or width == 30
 
@@ -241,3 +243,54 @@ def test_rejection_gives_the_boards_the_tracker_gave():
             assert generate_no_guess(width, height, mines, first_click=(3, 3), seed=seed,
                                      grade=grade) == by_tracker(width, height, mines, seed,
                                                                 grade), (width, seed)
+
+
+@pytest.mark.parametrize("width, height, mines", [
+    (9, 9, 10), (16, 16, 40), (30, 16, 99), (30, 16, 170), (100, 100, 2000), (100, 100, 20),
+    (9, 9, 72), (5, 5, 0)])
+def test_layouts_are_drawn_as_random_sample_draws_them(width, height, mines):
+    # The draws made without Random.sample's method calls are its draws, from the same seed,
+    # one layout after another (and it is used itself where it keeps a set of indices).
+    import random
+
+    from msanalysis.play.noguess import _SafeOpening
+
+    for seed in range(30):
+        draw = _SafeOpening(width, height, mines, (3, 3), random.Random(seed))
+        rng = random.Random(seed)
+        for _ in range(3):
+            assert draw.draw() == rng.sample(draw.candidates, mines), seed
+
+
+def test_swappable_pairs_are_found_as_cell_by_cell_looking_finds_them():
+    import random
+
+    from msanalysis.play.noguess import _SafeOpening
+
+    def slow(mines, height, width, click):
+        def around(r, c):
+            return {(r + a, c + b) for a in (-1, 0, 1) for b in (-1, 0, 1) if a or b}
+
+        def covered(r, c):
+            return not (0 <= r < height and 0 <= c < width) or (r, c) in mines
+
+        block = {(click[0] + a, click[1] + b) for a in (-1, 0, 1) for b in (-1, 0, 1)}
+        for m in mines:
+            for dr in range(-2, 3):
+                for dc in range(-2, 3):
+                    s = (m[0] + dr, m[1] + dc)
+                    if (dr or dc) and 0 <= s[0] < height and 0 <= s[1] < width \
+                            and s not in mines and s not in block \
+                            and all(covered(*c) for c in (around(*m) ^ around(*s)) - {m, s}):
+                        return True
+        return False
+
+    found = 0
+    for width, height, mines in ((9, 9, 10), (16, 16, 40), (30, 16, 99), (8, 8, 20)):
+        for seed in range(60):
+            draw = _SafeOpening(width, height, mines, (3, 3), random.Random(seed))
+            cells = draw.draw()
+            layout = {(c // width, c % width) for c in cells}
+            assert draw.pairs.found(cells) == slow(layout, height, width, (3, 3)), seed
+            found += draw.pairs.found(cells)
+    assert found

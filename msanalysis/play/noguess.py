@@ -12,6 +12,7 @@ others). Choosing guesses is the strategies' job; this module never guesses.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -45,7 +46,7 @@ GRADES = {1: "single clues", 2: "two clues together", 3: "more clues together",
 """What each grade of reasoning is, by number (see :mod:`msanalysis.tracker`)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class NoGuessResult:
     """The outcome of playing a board by logic alone.
 
@@ -55,7 +56,8 @@ class NoGuessResult:
         True when cells proven safe alone clear the board.
     position : Position
         The final position: the won board, or where no hidden cell is proven safe any more (or
-        the lost first click under ``unsafe`` rules).
+        the lost first click under ``unsafe`` rules). Made when first read: a check that wants
+        only the verdict (as generation does) never builds it.
     rounds : int
         Rounds of reasoning: each proves some cells safe or mines (the ones proven safe are
         then revealed); when logic stops, the last round found nothing.
@@ -73,22 +75,46 @@ class NoGuessResult:
         and single clues, they are worked out when first read, by a tracker playing that round
         again: which of the cells it reveals a round of single clues proves, and which the
         cascade of a zero opens first, depends on the order the tracker looks at its clues.
+
+    Two results are equal when all of these but ``hardest_cells`` are.
     """
 
     solvable: bool
-    position: Position
+    _position: Position | Callable[[], Position]
     rounds: int
     revealed: int
     grade: int = 0
     hardest_step: int | None = None
-    _hardest_cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]] = field(
-        default=(), repr=False, compare=False)
+    _hardest_cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]] = field(default=())
+
+    @cached_property
+    def position(self) -> Position:
+        """The final position (see above)."""
+        position = self._position
+        return position if isinstance(position, Position) else position()
 
     @cached_property
     def hardest_cells(self) -> tuple[Cell, ...]:
         """The cells the hardest round proved (see above)."""
         cells = self._hardest_cells
         return cells() if callable(cells) else cells
+
+    def _key(self) -> tuple:
+        return (self.solvable, self.position, self.rounds, self.revealed, self.grade,
+                self.hardest_step)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, NoGuessResult):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"NoGuessResult(solvable={self.solvable!r}, position={self.position!r}, "
+                f"rounds={self.rounds!r}, revealed={self.revealed!r}, grade={self.grade!r}, "
+                f"hardest_step={self.hardest_step!r})")
 
     @property
     def grade_name(self) -> str:
@@ -156,16 +182,19 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
 
 def _result(board: Board, first_click: Cell, play: LogicPlay, rules: str,
             top: int) -> NoGuessResult:
-    """The result of a board played by :func:`play_by_logic`."""
-    states = np.where(play.revealed, board.numbers, HIDDEN)
+    """The result of a board played by :func:`play_by_logic` (its position made when read)."""
     cells: tuple[Cell, ...] | Callable[[], tuple[Cell, ...]]
     if play.hardest_cells is None:
         cells = partial(_first_round_cells, board, first_click, rules, top)
     else:
         cells = play.hardest_cells
-    return NoGuessResult(play.solvable, Position(states, board.mine_count), play.rounds,
-                         play.revealed_count, play.grade, play.hardest_step,
-                         cells)
+    return NoGuessResult(play.solvable, partial(_final_position, board, play), play.rounds,
+                         play.revealed_count, play.grade, play.hardest_step, cells)
+
+
+def _final_position(board: Board, play: LogicPlay) -> Position:
+    """What the player sees once ``play`` has revealed its cells."""
+    return Position(np.where(play.revealed, board.numbers, HIDDEN), board.mine_count)
 
 
 def _first_round_cells(board: Board, first_click: Cell, rules: str,
@@ -286,16 +315,19 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             if adjusted is None:
                 continue
             play = play_by_logic(adjusted, first_click, top)
+        elif grade is None:
+            # The layout as mine numbers: no Board is made for the layouts given up. Swappable
+            # pairs are looked for only in the layouts that single clues do not win (a third at
+            # beginner), before pairs of clues, components and the count are asked to prove
+            # what they would: the same boards, sooner than looking in every layout.
+            if wins_by_logic((height, width, cells), first_click, top,
+                             hopeless=partial(draw.pairs.found, cells)):
+                return draw.board(cells)
+            continue
         elif draw.dense and draw.pairs.found(cells):
             continue
         else:
-            # The layout as mine numbers: no Board is made for the layouts given up.
-            layout = (height, width, cells)
-            if grade is None:
-                if wins_by_logic(layout, first_click, top):
-                    return draw.board(cells)
-                continue
-            play = play_by_logic(layout, first_click, top)
+            play = play_by_logic((height, width, cells), first_click, top)
         if play.solvable and (grade is None or play.grade == grade):
             return draw.board(cells) if adjusted is None else adjusted
     wanted = "" if grade is None else f" of grade {grade}"
@@ -312,38 +344,71 @@ class _SafeOpening:
                  rng: random.Random) -> None:
         self.shape = (height, width)
         self.mines = mines
-        self.candidates, self.pairs = _opening_cells(width, height, mines, tuple(first_click))
-        # Swappable pairs are looked for only where they are common enough to pay: a third of
-        # expert layouts (a mine in five cells) have one, and 4% of beginner ones (one in
-        # eight), where looking costs more than it saves (measured; the boards are the same).
+        self.candidates, self.pairs, self.pooled = _opening_cells(width, height, mines,
+                                                                  tuple(first_click))
+        # For a board of a given grade (played in full, not only judged), swappable pairs are
+        # looked for in every layout where they are common: a third of expert layouts (a
+        # mine in five cells) have one, 4% of beginner ones (one in eight).
         self.dense = mines * _DENSE_CELLS >= width * height
         self.rng = rng
 
     def draw(self) -> list[int]:
-        return self.rng.sample(self.candidates, self.mines)
+        """The cells of the next layout: ``rng.sample(candidates, mines)``, the same cells in
+        the same order from the same generator.
+
+        Where :meth:`random.Random.sample` draws from a copy of the candidates (whenever they
+        are not many more than the mines: every standard size), its draws are made here
+        without its per-draw method calls, twice as fast: an index below the candidates left,
+        from just enough random bits, tried again when too large, and the last candidate left
+        moved into the place of the one taken.
+        """
+        if not self.pooled:
+            return self.rng.sample(self.candidates, self.mines)
+        getrandbits = self.rng.getrandbits
+        pool = self.candidates.copy()
+        cells = []
+        size = len(pool)
+        for left in range(size, size - self.mines, -1):
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
+                j = getrandbits(bits)
+            cells.append(pool[j])
+            pool[j] = pool[left - 1]
+        return cells
 
     def board(self, cells: list[int] | None = None) -> Board:
-        mask = np.zeros(self.shape[0] * self.shape[1], dtype=bool)
-        mask[self.draw() if cells is None else cells] = True
-        return Board(mask.reshape(self.shape))
+        return Board._from_indices(*self.shape, self.draw() if cells is None else cells)
 
 
 _DENSE_CELLS = 6
-"""Swappable pairs are looked for from one mine in this many cells."""
+"""Swappable pairs are looked for in every layout from one mine in this many cells."""
+
+
+def _sample_pool_limit(k: int) -> int:
+    """The most candidates from which :meth:`random.Random.sample` draws ``k`` from a copy of
+    them (beyond, it keeps a set of the indices taken): its own rule, the size of a set of
+    ``k`` against that of a list."""
+    limit = 21
+    if k > 5:
+        limit += 4 ** math.ceil(math.log(k * 3, 4))
+    return limit
 
 
 @lru_cache(maxsize=16)
 def _opening_cells(width: int, height: int, mines: int,
-                   first_click: Cell) -> tuple[list[int], _Pairs]:
-    """The cells that may hold mines, and the finder of swappable pairs, once per game size
-    (boards are made by the thousand)."""
+                   first_click: Cell) -> tuple[list[int], _Pairs, bool]:
+    """The cells that may hold mines, the finder of swappable pairs, and whether
+    :meth:`random.Random.sample` draws from a copy of the cells: once per game size (boards are
+    made by the thousand)."""
     # The same checks and messages as the rule itself.
     generate_by_rule(width, height, mines, rules="safe-opening", first_click=first_click,
                      seed=0)
     row, col = first_click
     candidates = [r * width + c for r in range(height) for c in range(width)
                   if abs(r - row) > 1 or abs(c - col) > 1]
-    return candidates, _Pairs(height, width, first_click)
+    return (candidates, _Pairs(height, width, first_click),
+            len(candidates) <= _sample_pool_limit(mines))
 
 
 class _Pairs:
@@ -368,15 +433,24 @@ class _Pairs:
         mine_bits = sum(map(self.bits.__getitem__, mines))
         covered = self.frame | mine_bits
         safe_bits = self.open_cells & ~mine_bits
-        for shift, others in self.offsets:
-            # Bit p: a mine at p, a safe cell at p + shift, the cells of ``others`` covered.
-            found = mine_bits & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
-            for e in others:
-                if not found:
+        for behind, group in self.offsets:
+            # The cells next to the mine alone whatever the offset in this direction: mines
+            # without them covered are out for the whole group at once.
+            mines_left = mine_bits
+            for e in behind:
+                mines_left &= covered >> e if e > 0 else covered << -e
+                if not mines_left:
                     break
-                found &= covered >> e if e > 0 else covered << -e
-            if found:
-                return True
+            else:
+                for shift, others in group:
+                    # Bit p: a mine at p, a safe cell at p + shift, ``others`` covered.
+                    found = mines_left & (safe_bits >> shift if shift > 0 else safe_bits << -shift)
+                    for e in others:
+                        if not found:
+                            break
+                        found &= covered >> e if e > 0 else covered << -e
+                    if found:
+                        return True
         return False
 
 
@@ -395,15 +469,19 @@ def _swappable_pair(mines: np.ndarray, first_click: Cell) -> bool:
     return _Pairs(height, width, first_click).found(np.flatnonzero(mines.ravel()).tolist())
 
 
-_PAIR_OFFSETS: dict[int, list[tuple[int, list[int]]]] = {}
+_PAIR_OFFSETS: dict[int, list[tuple[list[int], list[tuple[int, list[int]]]]]] = {}
 
 
-def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
+def _pair_offsets(stride: int) -> list[tuple[list[int], list[tuple[int, list[int]]]]]:
     """Per offset from a mine to a safe cell within two steps: the offsets (from the mine) of
-    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``."""
+    the cells next to exactly one of the two, as linear offsets on a grid of ``stride``.
+
+    Grouped by the direction of the safe cell (up, down, left, right or a diagonal quarter),
+    each group under the cells every one of its offsets has (the side of the mine away from
+    the safe cells), which its own lists leave out."""
     if stride not in _PAIR_OFFSETS:
         around = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
-        table = []
+        groups: dict[tuple[int, int], list[tuple[tuple[int, int], set[tuple[int, int]]]]] = {}
         for dr in range(-2, 3):
             for dc in range(-2, 3):
                 if not (dr or dc):
@@ -411,7 +489,14 @@ def _pair_offsets(stride: int) -> list[tuple[int, list[int]]]:
                 a = set(around)
                 b = {(r + dr, c + dc) for r, c in around}
                 differ = (a ^ b) - {(0, 0), (dr, dc)}
-                table.append((dr * stride + dc, [r * stride + c for r, c in sorted(differ)]))
+                direction = ((dr > 0) - (dr < 0), (dc > 0) - (dc < 0))
+                groups.setdefault(direction, []).append(((dr, dc), differ))
+        table = []
+        for members in groups.values():
+            common = set.intersection(*(differ for _, differ in members))
+            table.append(([r * stride + c for r, c in sorted(common)],
+                          [(dr * stride + dc, [r * stride + c for r, c in sorted(differ - common)])
+                           for (dr, dc), differ in members]))
         _PAIR_OFFSETS[stride] = table
     return _PAIR_OFFSETS[stride]
 
