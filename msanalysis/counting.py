@@ -45,6 +45,7 @@ __all__ = [
     "count",
     "count_by_need",
     "count_component",
+    "count_of_parts",
     "join",
     "together",
 ]
@@ -1281,6 +1282,34 @@ def count(constraints: Constraints, *, deadline: float | None = None,
             if cache is not None:
                 cache[problem] = part
         parts.append(part)
+    return count_of_parts(constraints, parts, deadline=deadline)
+
+
+def count_of_parts(constraints: Constraints, parts: Sequence[ComponentCount], *,
+                   deadline: float | None = None) -> Count:
+    """The whole position's :class:`Count` from its components' counts, joined with the sea.
+
+    ``parts[i]`` counts ``constraints.components[i]`` (boxes in its ``box_ids`` order), however
+    it was obtained: counted here by :func:`count`, or kept by a tracker.
+
+    Raises
+    ------
+    InconsistentPosition
+        When no layout fits the parts together with the mine count.
+
+    Examples
+    --------
+    >>> from msanalysis.position import Position
+    >>> from msanalysis.constraints import build
+    >>> c = build(Position.from_text("mines: 2\\n1??\\n???"))
+    >>> parts = [count_component(Problem.of_component(c, x)) for x in c.components]
+    >>> count_of_parts(c, parts) == count(c)
+    True
+
+    Notes
+    -----
+    One :func:`join`: about O(components * mines**2).
+    """
     joined = join(parts, len(constraints.sea), constraints.remaining, deadline=deadline)
     if joined.solutions == 0:
         raise InconsistentPosition("no layout fits the clues together with the mine count",

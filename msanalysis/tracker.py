@@ -29,7 +29,16 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.constraints import Constraints, build
-from msanalysis.counting import ComponentCount, Count, Joined, Problem, count, count_component, join
+from msanalysis.counting import (
+    ComponentCount,
+    Count,
+    Joined,
+    Problem,
+    count,
+    count_component,
+    count_of_parts,
+    join,
+)
 from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -1241,16 +1250,7 @@ class Tracker:
                     k, b = where[box[0]]
                     box_mines.append(tuple(_product(list(own[k].box_mines[b]), others[k])))
             parts.append(ComponentCount(offset, tuple(layouts), tuple(box_mines)))
-        joined_all = join(parts, len(constraints.sea), constraints.remaining)
-        if joined_all.solutions == 0:  # pragma: no cover - the tracker found a layout
-            raise InconsistentPosition("no layout fits the clues together with the mine count",
-                                       uses_mine_count=True)
-        box_mines_all = [0] * len(constraints.boxes)
-        for i, whole in enumerate(constraints.components):
-            for j, mines in zip(whole.box_ids, joined_all.box_mines(i)):
-                box_mines_all[j] = mines
-        return Count(constraints, joined_all.solutions, tuple(box_mines_all),
-                     joined_all.sea_mines, tuple(parts))
+        return count_of_parts(constraints, parts)
 
     def solutions(self) -> int:
         """Layouts consistent with the position (an exact integer)."""
