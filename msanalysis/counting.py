@@ -47,6 +47,7 @@ __all__ = [
     "count_component",
     "count_of_parts",
     "join",
+    "polynomial_product",
     "together",
 ]
 
@@ -331,7 +332,8 @@ class Joined:
             return [self._product // part.total << self.sea] * span if part.total else [0] * span
         while len(self._prefix) <= i:
             _check_deadline(self._deadline, "joining components")
-            self._prefix.append(_times(self._prefix[-1], self.parts[len(self._prefix) - 1].layouts))
+            earlier = self.parts[len(self._prefix) - 1]
+            self._prefix.append(polynomial_product(self._prefix[-1], earlier.layouts))
         prefix, after = self._prefix[i], self._suffix[i + 1]
         size = len(prefix)
         return [_dot(prefix, after[k:k + size]) for k in range(span)]
@@ -1204,8 +1206,19 @@ def _dot(a: Sequence[int], b: Sequence[int]) -> int:
     return sum(map(mul, a, b))
 
 
-def _times(a: list[int], b: tuple[int, ...] | list[int]) -> list[int]:
-    """The product of two polynomials given by their coefficients (lowest power first)."""
+def polynomial_product(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    """The product of two polynomials given by their coefficients (lowest power first): how
+    two independent parts' counts by number of mines combine.
+
+    Examples
+    --------
+    >>> polynomial_product([1, 2], [3, 0, 1])
+    [3, 6, 1, 2]
+
+    Notes
+    -----
+    O(len(a) * len(b)) big-integer products (zero coefficients of ``b`` skipped).
+    """
     product = [0] * (len(a) + len(b) - 1)
     for k, y in enumerate(b):
         if y:
@@ -1230,7 +1243,7 @@ def together(parts: Sequence[ComponentCount]) -> ComponentCount:
     fewest, layouts = 0, [1]
     for part in parts:
         fewest += part.offset
-        layouts = _times(layouts, part.layouts)
+        layouts = polynomial_product(layouts, part.layouts)
     return ComponentCount(fewest, tuple(layouts))
 
 

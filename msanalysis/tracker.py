@@ -19,7 +19,7 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -38,6 +38,7 @@ from msanalysis.counting import (
     count_component,
     count_of_parts,
     join,
+    polynomial_product,
 )
 from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
 from msanalysis.game import Game, GameStatus
@@ -1232,13 +1233,13 @@ class Tracker:
             offset, layouts = fixed, [1]
             for k in joined:
                 offset += own[k].offset
-                layouts = _product(layouts, own[k].layouts)
+                layouts = polynomial_product(layouts, own[k].layouts)
             # The layouts of all the tracker's components in it but one, for each one.
             others = {k: [1] for k in joined}
             for k in joined:
                 for m in joined:
                     if m != k:
-                        others[k] = _product(others[k], own[m].layouts)
+                        others[k] = polynomial_product(others[k], own[m].layouts)
             box_mines = []
             for box in whole.boxes:
                 row, col = box[0]
@@ -1248,7 +1249,7 @@ class Tracker:
                     box_mines.append(tuple(size * n for n in layouts))
                 else:
                     k, b = where[box[0]]
-                    box_mines.append(tuple(_product(list(own[k].box_mines[b]), others[k])))
+                    box_mines.append(tuple(polynomial_product(own[k].box_mines[b], others[k])))
             parts.append(ComponentCount(offset, tuple(layouts), tuple(box_mines)))
         return count_of_parts(constraints, parts)
 
@@ -1406,16 +1407,6 @@ def _mine_bounds(problem: Problem) -> tuple[int, int]:
             low += need
             taken.update(scope)
     return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
-
-
-def _product(a: list[int], b: Sequence[int]) -> list[int]:
-    """The product of two polynomials given by their coefficients, lowest power first."""
-    product = [0] * (len(a) + len(b) - 1)
-    for k, y in enumerate(b):
-        if y:
-            for t, x in enumerate(a):
-                product[t + k] += x * y
-    return product
 
 
 @lru_cache(maxsize=16)
