@@ -458,7 +458,10 @@ def analyze_command(
 
 # == reconstruction: reconstruct ==================================================================
 
-class ReconstructRule(StrEnum):
+class GridRule(StrEnum):
+    """What a number of a number grid counts (see :class:`msanalysis.reconstruction.NumberGrid`);
+    read by ``reconstruct`` and the ``puzzle`` commands."""
+
     classic = "classic"
     mosaic = "mosaic"
 
@@ -472,9 +475,9 @@ class ReconstructEngine(StrEnum):
 def reconstruct_command(
     file: Annotated[Path, typer.Argument(
         help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
-    rule: Annotated[ReconstructRule, typer.Option(
+    rule: Annotated[GridRule, typer.Option(
         help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the "
-        "cell.")] = ReconstructRule.classic,
+        "cell.")] = GridRule.classic,
     engine: Annotated[ReconstructEngine, typer.Option(
         help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
     limit: Annotated[Optional[int], typer.Option(
@@ -891,11 +894,6 @@ puzzle_app = typer.Typer(
 app.add_typer(puzzle_app, name="puzzle")
 
 
-class PuzzleRule(StrEnum):
-    mosaic = "mosaic"
-    classic = "classic"
-
-
 class PuzzleFormat(StrEnum):
     text = "text"
     tatham = "tatham"
@@ -913,9 +911,9 @@ def _puzzle_text(puzzle: Any, form: PuzzleFormat) -> str:
 def puzzle_make(
     width: Annotated[int, typer.Option(help="Columns.")],
     height: Annotated[int, typer.Option(help="Rows.")],
-    rule: Annotated[PuzzleRule, typer.Option(
+    rule: Annotated[GridRule, typer.Option(
         help="mosaic: a number counts the 3x3 block with its cell (Mosaic, Fill-a-Pix); "
-        "classic: its 8 neighbours (Minesweeper).")] = PuzzleRule.mosaic,
+        "classic: its 8 neighbours (Minesweeper).")] = GridRule.mosaic,
     count: Annotated[int, typer.Option(help="How many puzzles to make.")] = 1,
     seed: Annotated[Optional[int], typer.Option(
         help="Seed of the first puzzle; puzzle i uses seed + i. Random when not given (each "
@@ -946,7 +944,7 @@ def puzzle_make(
         fail(f"--width and --height must be at least 1, got {width}x{height}")
     if count < 1:
         fail(f"--count must be at least 1, got {count}")
-    if form is PuzzleFormat.tatham and rule is not PuzzleRule.mosaic:
+    if form is PuzzleFormat.tatham and rule is not GridRule.mosaic:
         fail("--format tatham writes Tatham's Mosaic IDs, whose numbers count the 3x3 block: "
              "use --rule mosaic")
     check_time_limit(time_limit)
@@ -1002,7 +1000,7 @@ def puzzle_make(
 def puzzle_solve(
     file: Annotated[Path, typer.Argument(
         help="A puzzle: grid text (digits, ? for no clue) or a Tatham Mosaic ID; - reads stdin.")],
-    rule: Annotated[Optional[PuzzleRule], typer.Option(
+    rule: Annotated[Optional[GridRule], typer.Option(
         help="What the numbers of grid text count; default: the rule in the header `puzzle "
         "make` writes, else mosaic (a Tatham ID is always mosaic).")] = None,
     time_limit: Annotated[float, typer.Option(
