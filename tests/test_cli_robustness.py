@@ -193,6 +193,16 @@ OPTIONS = {
 TEXT = st.text(alphabet=st.sampled_from(list("?F*.012345678 \nmines:x#H9\u0663")), max_size=120)
 
 
+def answered_or_one_error_line(result, what: tuple) -> None:
+    """No traceback; a known exit status; on failure exactly one line, starting ``error: ``."""
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        f"{what}: {result.exception!r}"
+    assert result.exit_code in (0, 1, 2, 3), result.output
+    if result.exit_code:
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
+            (*what, result.stderr)
+
+
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(COMMANDS), data=st.one_of(st.binary(max_size=200), TEXT),
@@ -205,12 +215,7 @@ def test_any_file_gets_an_answer_or_one_error_line(tmp_path, command, data, suff
     start = time.perf_counter()
     result = run(command, path, *chosen)
     assert time.perf_counter() - start < 30  # a bound on a hang, not a speed
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        f"{command} {chosen} on {data!r}: {result.exception!r}"
-    assert result.exit_code in (0, 1, 2, 3), result.output
-    if result.exit_code:
-        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
-            (command, chosen, data, result.stderr)
+    answered_or_one_error_line(result, (command, chosen, data))
 
 
 VALUES = st.one_of(st.integers(-10**12, 10**12).map(str), st.sampled_from(
@@ -233,9 +238,4 @@ def test_any_option_value_gets_an_answer_or_one_error_line(command, option, valu
             and int(value) > 40:
         value = str(int(value) % 5000)  # large boards are refused or slow to play, not wrong
     result = run(*base, option, value)
-    assert result.exception is None or isinstance(result.exception, SystemExit), \
-        f"{command} {option} {value!r}: {result.exception!r}"
-    assert result.exit_code in (0, 1, 2, 3), result.output
-    if result.exit_code:
-        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
-            (command, option, value, result.stderr)
+    answered_or_one_error_line(result, (command, option, value))
