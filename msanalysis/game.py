@@ -146,6 +146,13 @@ class Game:
         if self._mines[index]:
             self._lose(index)
             return [cell]
+        if self._numbers[index]:
+            # A number opens only itself: most clicks of a game, without the cascade's arrays.
+            self._revealed[index] = True
+            self._safe_left -= 1
+            if self._safe_left == 0:
+                self.status = WON
+            return [(int(cell[0]), int(cell[1]))]
         return self._cells(self._cascade(np.array([index], dtype=np.int64)))
 
     def _cascade(self, start: np.ndarray) -> np.ndarray:

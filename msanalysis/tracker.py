@@ -789,9 +789,12 @@ class Tracker:
             raise ValueError("a tracker that follows a game reveals through the game")
         self._reveal_now = reveal and self.status == GameStatus.PLAYING
         try:
-            return self._reason(max_grade)
+            found = self._reason(max_grade)
         finally:
             self._reveal_now = False
+        if not found[0] and max_grade >= MINE_COUNT:
+            self._settled = True  # every grade found nothing: settle() has nothing to do
+        return found
 
     def _reason(self, max_grade: int) -> tuple[int, list[int]]:
         if self._broken:

@@ -320,3 +320,21 @@ def test_a_position_too_hard_to_count_still_gets_a_guess(position):
                                                            _TooHard(analyze(position)))
         assert move.guess and "rough guess" in move.explanation
         assert move.cell in reference.unknown and move.cell not in reference.forced_mines
+
+
+@pytest.mark.parametrize("name", ["safest", "best"])
+@pytest.mark.parametrize("flag_mines", [False, True])
+def test_following_step_by_step_guesses_as_analysing_every_turn(name, flag_mines):
+    # Followed by a tracker, forced cells are revealed as each step of its deductions finds
+    # them; analysed from scratch every turn, all of them at once. The guesses must not move.
+    for seed in range(3):
+        runs = []
+        for engine in (None, analyze):
+            game = Game.started(16, 16, 40, first_click=(0, 0), seed=seed)
+            moves: list[Move] = []
+            played = autoplay(game, make_strategy(name, seed=seed, flag_mines=flag_mines),
+                              analyze=engine, on_move=moves.append)
+            position = game.position()
+            runs.append((played.status, played.guesses, [m.cell for m in moves if m.guess],
+                         set(position.revealed), position.flags))
+        assert runs[0] == runs[1]

@@ -84,6 +84,13 @@ class Strategy(Protocol):
     A strategy may also have ``obvious(position) -> list[Move]``: moves it finds without an
     analysis. :func:`autoplay` asks for those first and analyses the position only when there
     are none; most turns of a game need no analysis.
+
+    A strategy that reveals every forced safe cell before it guesses may say so with
+    ``proven(safe, mines) -> list[Move]``, the moves for cells just proven safe or mines.
+    :func:`autoplay`, following the game with a tracker, then hands it the cells each step of
+    the tracker's deductions proves, cheapest reasoning first, as soon as they are proven, and
+    asks ``choose`` only when nothing more can be proven: the cells revealed before each guess
+    are the same whatever the order, and the harder reasoning is asked far less often.
     """
 
     name: str
@@ -105,7 +112,8 @@ class Played:
     moves : int
         Moves applied, first click excluded.
     turns : int
-        Times the strategy was asked for moves (its obvious moves, or its choice on an analysis).
+        Times the strategy was asked for moves (its obvious moves, its moves for the cells a
+        step of deductions proved, or its choice on an analysis).
     """
 
     status: str
@@ -159,13 +167,13 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
         return _follow(game, strategy, on_move)
     obvious = getattr(strategy, "obvious", None)
 
-    def choose() -> tuple[Position, list[Move]]:
+    def choose() -> list[Move]:
         position = game.position()
         chosen = obvious(position) if obvious is not None else []
         if not chosen:
             analysis = analyze(position) if uses_analysis and analyze is not None else None
             chosen = strategy.choose(position, analysis)
-        return position, chosen
+        return chosen
 
     return _play(game, strategy, choose, game, on_move)
 
@@ -179,16 +187,16 @@ class _Board(Protocol):
     def flag(self, cell: Cell) -> Any: ...
 
 
-def _play(game: Game, strategy: Strategy, choose: Callable[[], tuple[Position, list[Move]]],
-          board: _Board, on_move: Callable[[Move], None] | None) -> Played:
+def _play(game: Game, strategy: Strategy, choose: Callable[[], list[Move]], board: _Board,
+          on_move: Callable[[Move], None] | None) -> Played:
     """Ask ``choose`` for moves and apply them to ``board`` until ``game`` is over."""
     guesses = moves = turns = 0
     while game.status == "playing":
-        position, chosen = choose()
+        chosen = choose()
         turns += 1
         if not chosen:
             raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
-                               f"played:\n{position.to_text()}")
+                               f"played:\n{game.position().to_text()}")
         changed = False
         for move in chosen:
             if board.is_revealed(move.cell) or board.is_flagged(move.cell):
@@ -217,15 +225,25 @@ def _follow(game: Game, strategy: Strategy,
     the position every turn.
 
     The strategy's quick look (``obvious``) is not asked for: the tracker finds those cells
-    for less. The cells revealed before each guess are the same (every cell proven safe is
-    revealed before a guess, whatever the order), and so is every guess.
+    for less. A strategy with ``proven`` is given each step of the tracker's deductions as
+    soon as it is found (see :class:`Strategy`). The cells revealed before each guess are the
+    same (every cell proven safe is revealed before a guess, whatever the order), and so is
+    every guess.
     """
     from msanalysis.tracker import Tracker  # it loads the solvers: only when needed
 
     tracker = Tracker.from_game(game)
+    proven = getattr(strategy, "proven", None)
 
-    def choose() -> tuple[Position, list[Move]]:
+    def choose() -> list[Move]:
+        if proven is not None:
+            # Settling the whole position every turn would end each turn with a pass of every
+            # grade that finds nothing; a step stops at the first grade that finds something.
+            while (step := tracker.step()) is not None:
+                moves = proven(step.safe, step.mines)
+                if moves:
+                    return moves
         analysis = tracker.analysis
-        return analysis.position, strategy.choose(analysis.position, analysis)
+        return strategy.choose(analysis.position, analysis)
 
     return _play(game, strategy, choose, tracker, on_move)

@@ -8,7 +8,7 @@ a rough guess by local mine density instead. Which guess to make is the subclass
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from msanalysis.board import Cell
@@ -17,7 +17,8 @@ from msanalysis.obvious import deciding_number, obvious_cells
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import Position
 
-__all__ = ["ForcedFirst", "forced_moves", "forced_then_guess", "obvious_moves", "rough_guess"]
+__all__ = ["ForcedFirst", "cell_moves", "forced_moves", "forced_then_guess", "obvious_moves",
+           "rough_guess"]
 
 
 class ForcedFirst:
@@ -49,6 +50,12 @@ class ForcedFirst:
         if not self.quick_look:
             return []
         return obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
+
+    def proven(self, safe: Iterable[Cell], mines: Iterable[Cell]) -> list[Move]:
+        """The moves for cells just proven safe, or mines, before the rest are: the cells
+        revealed before a guess are the same in whatever order the forced ones are found (see
+        :func:`~msanalysis.play.autoplay.autoplay`, which asks for them as a tracker finds them)."""
+        return cell_moves(safe, mines, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
         return forced_then_guess(analysis, lambda: self.guess(position, analysis),
@@ -124,11 +131,17 @@ def rough_guess(analysis: Any, *, explain: bool) -> Move:
 
 def forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move]:
     """Reveal every forced safe cell (and flag every forced mine when asked), row-major."""
+    return cell_moves(analysis.forced_safe, analysis.forced_mines, flag_mines=flag_mines,
+                      explain=explain)
+
+
+def cell_moves(safe: Iterable[Cell], mines: Iterable[Cell], *, flag_mines: bool,
+               explain: bool) -> list[Move]:
+    """Reveal the ``safe`` cells (after flagging the ``mines`` when asked), row-major."""
     moves = []
     if flag_mines:
         reason = "a mine in every layout" if explain else None
-        moves += [Move(FLAG_MOVE, cell, explanation=reason)
-                  for cell in sorted(analysis.forced_mines)]
+        moves += [Move(FLAG_MOVE, cell, explanation=reason) for cell in sorted(mines)]
     reason = "safe in every layout" if explain else None
-    moves += [Move(REVEAL, cell, explanation=reason) for cell in sorted(analysis.forced_safe)]
+    moves += [Move(REVEAL, cell, explanation=reason) for cell in sorted(safe)]
     return moves
