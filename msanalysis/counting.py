@@ -38,6 +38,7 @@ from msanalysis.constraints import Component, Constraints, settle
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 
 __all__ = [
+    "Backdrop",
     "ComponentCount",
     "Count",
     "Joined",
@@ -380,6 +381,69 @@ def join(parts: Sequence[ComponentCount], sea: int, remaining: int | None, *,
     products of the parts when :meth:`Joined.rest` is first asked for.
     """
     return Joined(parts, sea, remaining, deadline)
+
+
+class Backdrop:
+    """Every part but one joined with the sea once, to join each of several alternatives of
+    that one part with: what :func:`join` of ``[rest, part]`` gives, for many ``part`` s.
+
+    The numbers a revealed cell may show are such alternatives (each recounts the cell's
+    component): joined this way, the rest and the sea are weighed once per number of mines the
+    part may hold, not once per alternative.
+
+    Parameters
+    ----------
+    rest : ComponentCount
+        Every other part taken together (see :func:`together`).
+    sea : int
+    remaining : int
+        Mines among the parts and the sea (a known mine count).
+
+    Examples
+    --------
+    >>> backdrop = Backdrop(ComponentCount(0, (1, 1)), 3, 2)
+    >>> part = ComponentCount(1, (2,), ((2,),))
+    >>> backdrop.join(part)
+    (8, 6, [8])
+    >>> joined = join([ComponentCount(0, (1, 1)), part], 3, 2)
+    >>> joined.solutions, joined.sea_mines, joined.box_mines(1)
+    (8, 6, [8])
+
+    Notes
+    -----
+    O(e) big-integer products per number of mines the part is asked with, ``e`` the rest's
+    spread, each computed once; then O(s) per alternative of spread ``s``.
+    """
+
+    def __init__(self, rest: ComponentCount, sea: int, remaining: int) -> None:
+        self.rest, self.sea = rest, sea
+        self.left = remaining - rest.offset  # mines for the part and the sea
+        self._weights: dict[int, tuple[int, int]] = {}
+
+    def weights(self, mines: int) -> tuple[int, int]:
+        """``(layouts, sea mines)`` of the rest and the sea when the part holds ``mines``."""
+        found = self._weights.get(mines)
+        if found is None:
+            sea, layouts, sea_mines = self.sea, 0, 0
+            for t, n in enumerate(self.rest.layouts):
+                free = self.left - mines - t  # mines left for the sea
+                if 0 <= free <= sea and n:
+                    ways = n * comb(sea, free)
+                    layouts += ways
+                    sea_mines += ways * free
+            found = self._weights[mines] = (layouts, sea_mines)
+        return found
+
+    def join(self, part: ComponentCount | None) -> tuple[int, int, list[int]]:
+        """``(solutions, sea mines, mines of each box of part)`` of the rest, the sea and
+        ``part`` (None: no part) together."""
+        if part is None:
+            layouts, sea_mines = self.weights(0)
+            return layouts, sea_mines, []
+        weights = [self.weights(part.offset + k) for k in range(len(part.layouts))]
+        rest = [w for w, _ in weights]
+        return (_dot(part.layouts, rest), _dot(part.layouts, [s for _, s in weights]),
+                [_dot(mines, rest) for mines in part.box_mines])
 
 
 @dataclass(frozen=True, slots=True)

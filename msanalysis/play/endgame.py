@@ -181,10 +181,16 @@ class Endgame:
         if self.nodes > self.budget:
             raise _TooLarge
         result = None
+        shows = self.shows
         for i, mines in enumerate(self.mines):  # free information first: a safe cell that
             if mines & layouts:                  # tells the layouts apart
                 continue
-            if sum(1 for group in self.shows[i] if group & layouts) > 1:
+            # Its groups split the layouts: it tells them apart unless one group holds all.
+            for group in shows[i]:
+                part = group & layouts
+                if part:
+                    break
+            if part != layouts:
                 result = self._reveal(i, layouts)
                 break
         if result is None:

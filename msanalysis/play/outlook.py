@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
 from msanalysis.counting import (
+    Backdrop,
     ComponentCount,
     Problem,
     count_by_need,
@@ -159,6 +160,8 @@ class Outlook:
         # lowest two of everything come from them and the recounted part.
         far = heapq.nsmallest(2, [(r, 1) for k, two in enumerate(self.safest_two)
                                   if k not in touched for r in two])
+        # The untouched components and the sea, weighed once for every number.
+        backdrop = Backdrop(rest, sea, remaining) if remaining is not None else None
         results = []
         for number in range(known, known + len(near) + 1):
             local = ComponentCount(certain, (1,)) if certain else None
@@ -166,9 +169,12 @@ class Outlook:
                 if number - known not in by_number:
                     continue
                 local = by_number[number - known].shifted(certain)
-            joined = join([rest] if local is None else [rest, local], sea, remaining)
-            layouts = joined.solutions
-            box_mines = [] if local is None else joined.box_mines(1)
+            if backdrop is not None:
+                layouts, sea_mines, box_mines = backdrop.join(local)
+            else:
+                joined = join([rest] if local is None else [rest, local], sea, remaining)
+                layouts, sea_mines = joined.solutions, joined.sea_mines
+                box_mines = [] if local is None else joined.box_mines(1)
             if layouts:
                 progress = any(m == 0 for m in box_mines)
                 if not progress and remaining is not None:
@@ -184,7 +190,7 @@ class Outlook:
                     risks += [(m / (len(box) * layouts), len(box))
                               for m, box in zip(box_mines, problem.boxes)]
                     if sea:
-                        risks.append((joined.sea_mines / (sea * layouts), sea))
+                        risks.append((sea_mines / (sea * layouts), sea))
                     if certain:
                         risks.append((1.0, certain))  # the certain mines left out above
                     first, second = _two_lowest(risks) or (0.0, 0.0)
