@@ -14,6 +14,7 @@ from networkx.algorithms.approximation import treewidth_min_degree
 import msanalysis.counting as counting
 from msanalysis.constraints import build
 from msanalysis.counting import (
+    Backdrop,
     ComponentCount,
     Problem,
     count,
@@ -230,6 +231,32 @@ def test_join_equals_count_and_products():
         # The components as one product part join to the same totals.
         merged = join([together(result.components)], len(c.sea), c.remaining)
         assert merged.solutions == result.solutions and merged.sea_mines == result.sea_mines
+
+
+def test_a_backdrop_joins_each_part_as_join_does():
+    # Every component of a position in turn is the part, the others together are the rest.
+    checked = 0
+    for position in game_positions(100, start=5000):
+        try:
+            result = count(build(position))
+        except InconsistentPosition:
+            continue
+        c = result.constraints
+        if c.remaining is None:
+            continue
+        parts = list(result.components)
+        for i, part in enumerate(parts):
+            rest = together(parts[:i] + parts[i + 1:])
+            backdrop = Backdrop(rest, len(c.sea), c.remaining)
+            joined = join([rest, part], len(c.sea), c.remaining)
+            assert backdrop.join(part) == (joined.solutions, joined.sea_mines,
+                                           joined.box_mines(1))
+            assert backdrop.join(part)[0] == result.solutions
+            checked += 1
+        alone = join([together(parts)], len(c.sea), c.remaining)
+        assert Backdrop(together(parts), len(c.sea), c.remaining).join(None) == (
+            alone.solutions, alone.sea_mines, [])
+    assert checked > 50
 
 
 def test_fixing_every_cell_leaves_an_empty_problem():
