@@ -9,8 +9,9 @@
   next free cell to its right, row by row (:func:`msanalysis.rules.windows_xp_move`).
 
 Like Windows, the grid is stored with a border of cells that count as already uncovered, so the
-queue never needs a bounds check. The queue is processed one breadth-first wave at a time with
-numpy, which clears a million-cell opening in well under a second.
+queue never needs a bounds check. The queue is processed one breadth-first wave at a time: small
+waves (most of a game's) cell by cell, large ones with numpy, which clears a million-cell opening
+in well under a second.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ class GameStatus(StrEnum):
 
 
 PLAYING, WON, LOST = GameStatus.PLAYING, GameStatus.WON, GameStatus.LOST
+
+_SMALL_WAVE = 64
+"""Waves of a cascade up to this many zeros are followed cell by cell, larger ones with numpy."""
 
 
 class Game:
@@ -73,10 +77,14 @@ class Game:
         self._exploded: Cell | None = None
         height, width = board.height, board.width
         self._stride = width + 2
-        revealed = np.ones((height + 2, width + 2), dtype=bool)
-        revealed[1:-1, 1:-1] = False
-        self._revealed = revealed.ravel()
-        self._flagged = np.zeros(self._revealed.size, dtype=bool)
+        size = (height + 2) * (width + 2)
+        # Each mark is one byte per cell, seen as a bytearray by the cell-by-cell code (fast to
+        # index from Python) and as a numpy array over the same memory by the rest.
+        self._revealed_bytes = bytearray(b"\x01") * size
+        self._flagged_bytes = bytearray(size)
+        self._revealed = np.frombuffer(self._revealed_bytes, dtype=bool)
+        self._flagged = np.frombuffer(self._flagged_bytes, dtype=bool)
+        self._revealed.reshape(height + 2, width + 2)[1:-1, 1:-1] = False
         s = self._stride
         self._offsets = np.array([-s - 1, -s, -s + 1, -1, 1, s - 1, s, s + 1], dtype=np.int64)
         self._set_board(board)
@@ -103,6 +111,7 @@ class Game:
         numbers = np.full((height + 2, width + 2), -1, dtype=np.int8)
         numbers[1:-1, 1:-1] = board.numbers
         self._numbers = numbers.ravel()
+        self._number_list = self._numbers.tolist()
         mines = np.zeros((height + 2, width + 2), dtype=bool)
         mines[1:-1, 1:-1] = board.mask
         self._mines = mines.ravel()
@@ -117,9 +126,9 @@ class Game:
                              f"{self.board.height} board")
         return (row + 1) * self._stride + col + 1
 
-    def _cells(self, indices: np.ndarray) -> list[Cell]:
-        rows, cols = np.divmod(np.asarray(indices, dtype=np.int64), self._stride)
-        return list(zip((rows - 1).tolist(), (cols - 1).tolist()))
+    def _cells(self, indices: list[int]) -> list[Cell]:
+        stride = self._stride
+        return [(i // stride - 1, i % stride - 1) for i in indices]
 
     def _require_playing(self) -> None:
         if self.status != PLAYING:
@@ -138,7 +147,7 @@ class Game:
         """
         index = self._index(cell)
         self._require_playing()
-        if self._flagged[index] or self._revealed[index]:
+        if self._flagged_bytes[index] or self._revealed_bytes[index]:
             return []
         if self.clicks == 0 and self.rules is FirstClick.WINDOWS_XP and self._mines[index]:
             self._set_board(windows_xp_move(self.board, cell))
@@ -146,24 +155,50 @@ class Game:
         if self._mines[index]:
             self._lose(index)
             return [cell]
-        if self._numbers[index]:
+        if self._number_list[index]:
             # A number opens only itself: most clicks of a game, without the cascade's arrays.
-            self._revealed[index] = True
+            self._revealed_bytes[index] = 1
             self._safe_left -= 1
             if self._safe_left == 0:
                 self.status = WON
             return [(int(cell[0]), int(cell[1]))]
-        return self._cells(self._cascade(np.array([index], dtype=np.int64)))
+        return self._cells(self._cascade([int(index)]))
 
-    def _cascade(self, start: np.ndarray) -> np.ndarray:
+    def _cascade(self, start: list[int]) -> list[int]:
         """Reveal the safe cells ``start`` and everything a 0 among them opens, breadth-first.
 
         Returns the flat indices revealed, wave after wave (the queue order).
         """
+        seen, marked, shown = self._revealed_bytes, self._flagged_bytes, self._number_list
+        for i in start:
+            seen[i] = 1
+        order = list(start)
+        wave = [i for i in start if shown[i] == 0]
+        # Small waves cell by cell (numpy's cost per call outweighs a few dozen cells), large
+        # ones with numpy.
+        offsets = self._offsets.tolist()
+        while wave and len(wave) <= _SMALL_WAVE:
+            found = []
+            for i in wave:
+                for o in offsets:
+                    j = i + o
+                    if not (seen[j] or marked[j]):
+                        seen[j] = 1
+                        found.append(j)
+            found.sort()
+            order += found
+            wave = [j for j in found if shown[j] == 0]
+        if wave:
+            order += self._cascade_waves(np.array(wave, dtype=np.int64)).tolist()
+        self._safe_left -= len(order)
+        if self._safe_left == 0:
+            self.status = WON
+        return order
+
+    def _cascade_waves(self, wave: np.ndarray) -> np.ndarray:
+        """The cells the zeros ``wave`` open (revealed already), wave after wave, with numpy."""
         revealed, flagged, numbers = self._revealed, self._flagged, self._numbers
-        revealed[start] = True
-        waves = [start]
-        wave = start[numbers[start] == 0]
+        waves = []
         while wave.size:
             around = (wave[:, None] + self._offsets).ravel()
             # The border counts as revealed, so it never enters the queue (seed 000). Filtering
@@ -172,15 +207,11 @@ class Game:
             revealed[around] = True
             waves.append(around)
             wave = around[numbers[around] == 0]
-        order = np.concatenate(waves)
-        self._safe_left -= order.size
-        if self._safe_left == 0:
-            self.status = WON
-        return order
+        return np.concatenate(waves) if waves else wave
 
     def _lose(self, index: int) -> None:
         self._revealed[index] = True
-        self._exploded = self._cells(np.array([index]))[0]
+        self._exploded = self._cells([index])[0]
         self.status = LOST
 
     def chord(self, cell: Cell) -> list[Cell]:
@@ -212,8 +243,8 @@ class Game:
         mines = targets[self._mines[targets]]
         if mines.size:
             self._lose(int(mines[0]))
-            return self._cells(mines[:1])
-        return self._cells(self._cascade(targets))
+            return self._cells(mines[:1].tolist())
+        return self._cells(self._cascade(targets.tolist()))
 
     def flag(self, cell: Cell) -> None:
         """Put a flag on a hidden cell.
@@ -252,10 +283,10 @@ class Game:
         return flat.reshape(self.board.height + 2, self._stride)[1:-1, 1:-1]
 
     def is_revealed(self, cell: Cell) -> bool:
-        return bool(self._revealed[self._index(cell)])
+        return bool(self._revealed_bytes[self._index(cell)])
 
     def is_flagged(self, cell: Cell) -> bool:
-        return bool(self._flagged[self._index(cell)])
+        return bool(self._flagged_bytes[self._index(cell)])
 
     def position(self) -> Position:
         """What the player sees now; after a loss every unflagged mine is shown."""

@@ -6,6 +6,7 @@ from collections import deque
 import numpy as np
 import pytest
 
+import msanalysis.game as game_module
 from msanalysis.board import Board, neighbours
 from msanalysis.errors import IllegalMove
 from msanalysis.game import Game
@@ -84,6 +85,27 @@ def test_cascade_matches_the_reference_queue_on_random_boards():
             got = game.reveal(cell)
             assert len(got) == len(set(got)) and set(got) == expected
             revealed |= expected
+
+
+def test_cascades_cell_by_cell_and_with_numpy_give_the_same_queue(monkeypatch):
+    # Small waves are followed cell by cell, large ones with numpy: the same cells in the same
+    # order (wave after wave, each in index order) either way.
+    boards = [generate(30, 16, mines, rules="unsafe", seed=seed)
+              for seed in range(40) for mines in (10, 40)]
+    clicks = [[cell for cell in zip(*np.nonzero(~board.mask))][::7] for board in boards]
+
+    def play(small_wave: int) -> list:
+        monkeypatch.setattr(game_module, "_SMALL_WAVE", small_wave)
+        opened = []
+        for board, cells in zip(boards, clicks):
+            game = Game(board, rules="unsafe")
+            opened.append([game.reveal((int(r), int(c))) for r, c in cells
+                           if game.status == "playing"])
+        return opened
+
+    cell_by_cell, with_numpy, mixed = play(10**9), play(0), play(3)
+    assert cell_by_cell == with_numpy == mixed
+    assert max(len(cells) for game in cell_by_cell for cells in game) > 100
 
 
 def test_a_huge_opening_needs_no_recursion():
