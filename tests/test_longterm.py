@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import itertools
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board
-from msanalysis.play.longterm import LongTermRisk
+from msanalysis.play.longterm import LongTermRisk, _formation_cells
 from msanalysis.position import Position
 from reference import all_layouts, endgame_positions
 
@@ -21,7 +22,7 @@ POSITIONS = [
 ]
 
 
-def _scan(risk: LongTermRisk) -> set:
+def _scan(risk) -> set:
     """The cells the quick filter should mark, by a plain loop over every pair and block."""
     height, width = risk.shape
     marked = set()
@@ -50,6 +51,20 @@ def _scan(risk: LongTermRisk) -> set:
 def test_quick_filter_marks_the_cells_of_every_pair_and_block(position):
     risk = LongTermRisk(analyze(position))
     assert {tuple(map(int, c)) for c in np.argwhere(risk.cells)} == _scan(risk)
+
+
+def test_quick_filter_matches_the_plain_scan_on_random_grids():
+    # Grids of every small size, hidden / revealed / known mine at random: the shifts of the
+    # filter must not wrap around an edge.
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        height, width = (int(n) for n in rng.integers(1, 14, 2))
+        state = rng.integers(0, 3, (height, width))  # 0 hidden, 1 revealed, 2 a known mine
+        state[rng.random((height, width)) < rng.random()] = 0
+        grids = SimpleNamespace(shape=(height, width), hidden=state == 0, revealed=state == 1)
+        marked = _formation_cells(grids.hidden, grids.revealed)
+        assert marked.shape == (height, width)
+        assert {tuple(map(int, c)) for c in np.argwhere(marked)} == _scan(grids)
 
 
 def _mines_of(cells: tuple, x: tuple) -> set:

@@ -185,42 +185,58 @@ class LongTermRisk:
         return int(min(pairs + block, mines, solutions - mines))
 
 
-def _at(dr: int, dc: int, grid: np.ndarray) -> np.ndarray:
-    """``grid[a + dr, b + dc]`` for every cell ``(a, b)`` of a board padded by 2: a view."""
-    height, width = grid.shape[0] - 4, grid.shape[1] - 4
-    return grid[2 + dr:2 + dr + height, 2 + dc:2 + dc + width]
-
-
 def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
-    """Cells that may play in a formation: a quick filter, with numpy, before any counting.
+    """Cells that may play in a formation: a quick filter before any counting.
 
     A cell qualifies when it belongs to a pair (or 2x2 block) of hidden cells none of whose
     outer cells is revealed and at most one (none, for a block) is hidden and not a known mine,
     or when it is that one outer cell. Off the board counts as a known mine.
-    """
-    marked = np.zeros(hidden.shape, dtype=bool)
-    for flip in (False, True):
-        h, r = (hidden.T, revealed.T) if flip else (hidden, revealed)
-        height, width = h.shape
-        # Padded by 2: off the board is neither hidden nor revealed.
-        H = np.zeros((height + 4, width + 4), dtype=np.int8)
-        R = np.zeros_like(H)
-        H[2:-2, 2:-2], R[2:-2, 2:-2] = h, r
 
-        outer = [(d, -1) for d in (-1, 0, 1)] + [(d, 2) for d in (-1, 0, 1)]
-        shown = sum(_at(dr, dc, R) for dr, dc in outer)
-        open_ = sum(_at(dr, dc, H) for dr, dc in outer)
-        pair = (_at(0, 0, H) & _at(0, 1, H)).astype(bool) & (shown == 0) & (open_ <= 1)
-        mark = np.zeros((height + 4, width + 4), dtype=bool)
-        for dr, dc in [(0, 0), (0, 1), *outer]:
-            view = _at(dr, dc, mark)
-            view |= pair & _at(dr, dc, H).astype(bool)
-        if not flip:  # 2x2 blocks, once: corners none open, none shown
-            corners = [(-1, -1), (-1, 2), (2, -1), (2, 2)]
-            block = (_at(0, 0, H) & _at(0, 1, H) & _at(1, 0, H) & _at(1, 1, H)).astype(bool)
-            block &= sum(_at(dr, dc, R) + _at(dr, dc, H) for dr, dc in corners) == 0
-            for dr, dc in [(0, 0), (0, 1), (1, 0), (1, 1)]:
-                view = _at(dr, dc, mark)
-                view |= block
-        marked |= (mark[2:-2, 2:-2].T if flip else mark[2:-2, 2:-2])
-    return marked
+    Each grid is one integer, a bit per cell of the board framed by two rows and columns of
+    nothing (so that shifts by up to two rows or columns never wrap onto the board): a look at
+    the cell ``(dr, dc)`` away is a shift, and the whole filter a few dozen shifts and ands.
+    """
+    height, width = hidden.shape
+    stride = (width + 4 + 7) // 8 * 8  # whole bytes per row
+
+    def bits(grid: np.ndarray) -> int:
+        framed = np.zeros((height + 4, stride), dtype=bool)
+        framed[2:-2, 2:2 + width] = grid
+        return int.from_bytes(np.packbits(framed, axis=1, bitorder="little").tobytes(), "little")
+
+    def away(x: int, dr: int, dc: int) -> int:
+        """Bit of each cell set when ``x`` holds the cell ``(dr, dc)`` away from it."""
+        shift = dr * stride + dc
+        return x >> shift if shift >= 0 else x << -shift
+
+    def back(x: int, dr: int, dc: int) -> int:
+        """The cells ``(dr, dc)`` away from those of ``x``."""
+        shift = dr * stride + dc
+        return x << shift if shift >= 0 else x >> -shift
+
+    board, hidden_bits, shown = bits(np.ones_like(hidden)), bits(hidden), bits(revealed)
+    marked = 0
+    # Pairs side by side, then one above the other: the three cells beyond each end.
+    for cells, outer in ((((0, 0), (0, 1)), [(d, e) for e in (-1, 2) for d in (-1, 0, 1)]),
+                         (((0, 0), (1, 0)), [(e, d) for e in (-1, 2) for d in (-1, 0, 1)])):
+        seen = once = twice = 0
+        for dr, dc in outer:
+            seen |= away(shown, dr, dc)
+            here = away(hidden_bits, dr, dc)
+            twice |= once & here
+            once |= here
+        (ar, ac), (br, bc) = cells
+        pair = board & away(hidden_bits, ar, ac) & away(hidden_bits, br, bc) & ~seen & ~twice
+        for dr, dc in (*cells, *outer):
+            marked |= back(pair & away(hidden_bits, dr, dc), dr, dc)
+    # 2x2 blocks whose four diagonal corners are neither revealed nor hidden.
+    block = board
+    for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        block &= away(hidden_bits, dr, dc)
+    for dr, dc in ((-1, -1), (-1, 2), (2, -1), (2, 2)):
+        block &= ~(away(shown, dr, dc) | away(hidden_bits, dr, dc))
+    for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        marked |= back(block, dr, dc)
+    data = (marked & board).to_bytes((height + 4) * stride // 8, "little")
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(height + 4, stride // 8)
+    return np.unpackbits(rows, axis=1, bitorder="little").view(bool)[2:-2, 2:2 + width]
