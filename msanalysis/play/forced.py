@@ -52,9 +52,11 @@ class ForcedFirst:
         return obvious_moves(position, flag_mines=self.flag_mines, explain=self.explain)
 
     def proven(self, safe: Iterable[Cell], mines: Iterable[Cell]) -> list[Move]:
-        """The moves for cells just proven safe, or mines, before the rest are: the cells
-        revealed before a guess are the same in whatever order the forced ones are found (see
-        :func:`~msanalysis.play.autoplay.autoplay`, which asks for them as a tracker finds them)."""
+        """The moves for cells just proven safe (and mines, flagged when asked).
+
+        This strategy reveals every forced cell before it guesses, and in any order the cells
+        revealed before a guess are the same: :func:`~msanalysis.play.autoplay.autoplay` hands
+        it the cells a tracker proves as it proves them."""
         return cell_moves(safe, mines, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
