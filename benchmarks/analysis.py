@@ -22,7 +22,8 @@ process on the same positions, interleaved:
   on the position after the click; and from scratch, ``analyze(position).probabilities``
   against the same;
 - playing: ``best`` on whole expert games, followed by the tracker (what autoplay does now),
-  with the share of the time spent choosing guesses; against the same games with the look
+  with the share of the time spent choosing guesses; against the same games each played on its
+  own (no guess remembered from the games before), with the look
   ahead counting each number a cell may show on its own (as it did before
   :func:`~msanalysis.counting.count_by_need`), and analysing every position from scratch
   (what autoplay did before the tracker);
@@ -48,6 +49,7 @@ from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import msanalysis.play.best
 import msanalysis.play.outlook
 from msanalysis.analysis import analyze, analyze_constraints
 from msanalysis.board import Board, Cell
@@ -324,9 +326,12 @@ class NeedByNeed:
 
 
 def best_games(games: int) -> None:
-    """``best`` on whole expert games, followed by the tracker, against the same games with the
-    look ahead counting one number at a time, and analysing every position; interleaved."""
-    variants: dict[str, list[float]] = {"followed": [], "need by need": [], "scratch": []}
+    """``best`` on whole expert games, followed by the tracker; against the same games with no
+    guess remembered from earlier games, with the look ahead counting one number at a time,
+    and analysing every position; interleaved, each variant with its own remembered guesses."""
+    variants: dict[str, list[float]] = {"followed": [], "fresh": [], "need by need": [],
+                                        "scratch": []}
+    remembered: dict[str, dict] = {name: {} for name in variants}
     guessing: list[float] = []
     count_by_need = msanalysis.play.outlook.count_by_need
     for seed in range(20000, 20000 + games):
@@ -334,6 +339,9 @@ def best_games(games: int) -> None:
             engine = (lambda p: analyze(p, forced_only=True)) if name == "scratch" else None
             outlook: Any = msanalysis.play.outlook
             outlook.count_by_need = NeedByNeed if name == "need by need" else count_by_need
+            if name == "fresh":
+                remembered[name].clear()  # a game on its own: no guess met before
+            msanalysis.play.best._GUESSES = remembered[name]
             game = Game.started(30, 16, 99, first_click=(0, 0), seed=seed)
             strategy: Any = make_strategy("best", seed=seed)
             guess, spent = strategy.guess, [0.0]
@@ -352,12 +360,14 @@ def best_games(games: int) -> None:
             if name == "followed":
                 guessing.append(spent[0])
     msanalysis.play.outlook.count_by_need = count_by_need
-    a, b, c = (statistics.median(times) * 1e3 for times in variants.values())
+    msanalysis.play.best._GUESSES = {}
+    a, fresh, b, c = (statistics.median(times) * 1e3 for times in variants.values())
     share = sum(guessing) / sum(variants["followed"])
     print(f"best on {games} expert games (seeds 20000-), median per game: followed by the "
           f"tracker {a:.1f} ms ({statistics.median(guessing) * 1e3:.1f} ms median choosing "
-          f"guesses, {share:.0%} of all the time); the look ahead counting one number at a "
-          f"time {b:.1f} ms, ratio {a / b:.2f}; analysing every position {c:.1f} ms, ratio "
+          f"guesses, {share:.0%} of all the time); each game on its own (no guess remembered "
+          f"from the games before) {fresh:.1f} ms; the look ahead counting one number at a time "
+          f"{b:.1f} ms, ratio {a / b:.2f}; analysing every position {c:.1f} ms, ratio "
           f"{a / c:.2f}")
 
 

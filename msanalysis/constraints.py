@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -162,6 +163,12 @@ def _cells(rows: np.ndarray, cols: np.ndarray) -> list[Cell]:
     return list(zip(rows.tolist(), cols.tolist()))
 
 
+@lru_cache(maxsize=16)
+def _cell_table(height: int, width: int) -> tuple[Cell, ...]:
+    """``(row, col)`` of every flat index of a grid: made once, looked up by index after."""
+    return tuple(itertools.product(range(height), range(width)))
+
+
 def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     """Read ``position`` as clues, boxes, components and the sea.
 
@@ -229,11 +236,11 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                 f"{remaining} mines left but only {unknown_count} unknown cells to hold them",
                 uses_mine_count=True)
 
-    # Unknown and known neighbours in one pass: four bits each of one int16 per cell.
-    around_both = neighbour_counts(unknown_mask + (known_mask.astype(np.int16) << 4),
-                                   dtype=np.int16)
-    unknown_around = around_both & 15
-    needed = states - (around_both >> 4)
+    # Unknown, known and revealed neighbours in one pass: four bits each of one int16 per cell.
+    around_all = neighbour_counts(unknown_mask + (known_mask.astype(np.int16) << 4)
+                                  + (revealed.astype(np.int16) << 8), dtype=np.int16)
+    unknown_around = around_all & 15
+    needed = states - ((around_all >> 4) & 15)
     bad = revealed & ((needed < 0) | (needed > unknown_around))
     if bad.any():
         cell = _cells(*np.nonzero(bad))[0]
@@ -247,19 +254,20 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
     ids = np.full((height + 2, width + 2), -1, dtype=np.int64)
     ids[clue_rows + 1, clue_cols + 1] = np.arange(clue_count)
 
-    unknown_rows, unknown_cols = np.nonzero(unknown_mask)
-    around = ids[unknown_rows[:, None] + 1 + _OFFSETS[:, 0],
-                 unknown_cols[:, None] + 1 + _OFFSETS[:, 1]]
-    touches = around >= 0
-    is_frontier = touches.any(axis=1)
-    sea = tuple(_cells(unknown_rows[~is_frontier], unknown_cols[~is_frontier]))
-    front_rows, front_cols = unknown_rows[is_frontier], unknown_cols[is_frontier]
-    around, touches = around[is_frontier], touches[is_frontier]
+    # A number beside an unknown cell is a clue (it has an unknown neighbour): unknown cells
+    # with a revealed neighbour are the frontier, the others the sea.
+    table = _cell_table(height, width)
+    beside_number = (around_all >> 8) > 0
+    sea = tuple(map(table.__getitem__, np.flatnonzero(unknown_mask & ~beside_number).tolist()))
+    known_mines = frozenset(map(table.__getitem__, np.flatnonzero(known_mask).tolist()))
+    front_rows, front_cols = np.nonzero(unknown_mask & beside_number)
     front_count = len(front_rows)
     if not front_count:
-        return Constraints(position, ignore_flags, frozenset(_cells(unknown_rows, unknown_cols)),
-                           frozenset(_cells(*np.nonzero(known_mask))), remaining, [], [], [],
-                           sea)
+        return Constraints(position, ignore_flags, frozenset(sea), known_mines, remaining, [],
+                           [], [], sea)
+    around = ids[front_rows[:, None] + 1 + _OFFSETS[:, 0],
+                 front_cols[:, None] + 1 + _OFFSETS[:, 1]]
+    touches = around >= 0
 
     # A cell's clues, as one integer: its first clue (ids are row-major, like the neighbour
     # offsets) and a bit per other clue at its offset from that first one.
@@ -326,9 +334,8 @@ def build(position: Position, *, ignore_flags: bool = False) -> Constraints:
                             tuple(box_cells[j] for j in box_ids[k]), clue_ids[k], box_ids[k])
                   for k in range(component_count)]
 
-    return Constraints(position, ignore_flags, frozenset(frontier).union(sea),
-                       frozenset(_cells(*np.nonzero(known_mask))), remaining, clues, boxes,
-                       components, sea)
+    return Constraints(position, ignore_flags, frozenset(frontier).union(sea), known_mines,
+                       remaining, clues, boxes, components, sea)
 
 
 def settle(sizes: Sequence[int], scopes: Sequence[Sequence[int]], needs: Sequence[int],

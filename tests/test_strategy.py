@@ -338,3 +338,32 @@ def test_following_step_by_step_guesses_as_analysing_every_turn(name, flag_mines
             runs.append((played.status, played.guesses, [m.cell for m in moves if m.guess],
                          set(position.revealed), position.flags))
         assert runs[0] == runs[1]
+
+
+def test_remembered_guesses_are_the_guesses_made_afresh(monkeypatch):
+    # The guesses of a process are kept by position and options: playing the same games again
+    # with every guess remembered, and with none, gives the same guesses.
+    import msanalysis.play.best as best
+
+    def guesses(options: dict) -> list:
+        made = []
+        for seed in range(6):
+            game = Game.started(16, 16, 40, first_click=(0, 0), seed=seed)
+            autoplay(game, make_strategy("best", seed=seed, **options),
+                     on_move=lambda m: made.append((m.cell, m.explanation)) if m.guess else None)
+        return made
+
+    class Forgetful(dict):
+        def __setitem__(self, key, value):
+            pass
+
+    monkeypatch.setattr(best, "_GUESSES", Forgetful())
+    fresh = guesses({})
+    monkeypatch.setattr(best, "_GUESSES", {})
+    assert guesses({}) == fresh  # positions met twice in these games are remembered
+    assert len(best._GUESSES) > 0
+    assert guesses({}) == fresh  # every one remembered now
+    # Other options are other guesses: explained ones are not the unexplained ones remembered.
+    explained = guesses({"explain": True})
+    assert [cell for cell, _ in explained] == [cell for cell, _ in fresh]
+    assert all(why for _, why in explained) and not any(why for _, why in fresh)

@@ -29,6 +29,13 @@ __all__ = ["BestStrategy"]
 
 _OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
+_GUESS_LIMIT = 4096  # guesses remembered (then it starts again)
+_GUESSES: dict[tuple[Any, ...], Move] = {}
+"""The guesses made, by position and options, for every strategy of the process: a guess
+depends on nothing else, and the first guesses of a game come back game after game (a number
+alone in the corner begins half the expert games played from a safe corner; of the 666 guesses
+of 200 such games, 160 were of a position met before)."""
+
 
 @dataclass(frozen=True)
 class _Risks:
@@ -145,15 +152,31 @@ class BestStrategy(ForcedFirst):
         self.fifty_fifty = fifty_fifty
         self.blend = blend
         self.book = None if book is None else _book(book)
+        # Everything a guess depends on besides the position: the key of remembered guesses.
+        self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
+                         fifty_fifty, blend, explain)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
-        best ahead."""
+        best ahead (remembered for the position: the same position gets the same guess)."""
         if self.book is not None:
             cell = self.book.guess(position)
             if cell is not None:
                 explanation = "guess: the opening book's" if self.explain else None
                 return Move(REVEAL, cell, guess=True, explanation=explanation)
+        key = (position.states.tobytes(), position.shape, position.total_mines,
+               analysis.ignore_flags, self._options)
+        move = _GUESSES.get(key)
+        if move is None:
+            move = self._guess(position, analysis)
+            if analysis.all_forced:
+                if len(_GUESSES) >= _GUESS_LIMIT:
+                    _GUESSES.clear()
+                _GUESSES[key] = move
+        return move
+
+    def _guess(self, position: Position, analysis: Any) -> Move:
+        """Steps 1-4 (see the class)."""
         endgame = self._endgame_move(analysis)
         if endgame is not None:
             return endgame
