@@ -367,3 +367,41 @@ def test_remembered_guesses_are_the_guesses_made_afresh(monkeypatch):
     explained = guesses({"explain": True})
     assert [cell for cell, _ in explained] == [cell for cell, _ in fresh]
     assert all(why for _, why in explained) and not any(why for _, why in fresh)
+
+
+def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
+    # Against the plain reading, on the parts' product: the sea's share for every total the
+    # parts may hold; when some total is ruled out, join them and look for a box with no mine.
+    from msanalysis.counting import ComponentCount, join, together
+    from msanalysis.play.outlook import _count_forces_safe, _held, _held_together
+
+    def plain(parts, sea, remaining):
+        product = together(parts)
+        left = [remaining - product.offset - t for t, n in enumerate(product.layouts) if n]
+        if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
+            return True
+        if all(0 <= n <= sea for n in left):
+            return False
+        joined = join(parts, sea, remaining)
+        return any(m == 0 for i in range(len(parts)) for m in joined.box_mines(i))
+
+    rng = random.Random(3)
+    outcomes = set()
+    for _ in range(3000):
+        parts = []
+        for _ in range(rng.randint(1, 3)):
+            spread = rng.randint(1, 4)
+            layouts = (1, *(rng.choice((0, 1, 2)) for _ in range(spread - 2)), 1)[:spread]
+            boxes = tuple(tuple(rng.randint(0, 2) * n for n in layouts)
+                          for _ in range(rng.randint(1, 2)))
+            parts.append(ComponentCount(rng.randint(0, 3), layouts, boxes))
+        sea, remaining = rng.randint(0, 4), rng.randint(0, 12)
+        held = 0b1
+        for part in parts:
+            held = _held_together(held, _held(part))
+        assert _held(together(parts)) == held
+        fewest = sum(part.offset for part in parts)
+        found = _count_forces_safe(parts, fewest, held, sea, remaining)
+        assert found == plain(parts, sea, remaining)
+        outcomes.add(found)
+    assert outcomes == {True, False}

@@ -162,6 +162,7 @@ class Outlook:
                                   if k not in touched for r in two])
         # The untouched components and the sea, weighed once for every number.
         backdrop = Backdrop(rest, sea, remaining) if remaining is not None else None
+        rest_held = _held(rest)
         results = []
         for number in range(known, known + len(near) + 1):
             local = ComponentCount(certain, (1,)) if certain else None
@@ -180,8 +181,11 @@ class Outlook:
                 if not progress and remaining is not None:
                     # The mine count may decide cells far away too.
                     parts = others if local is None else [*others, local]
-                    product = rest if local is None else together([rest, local])
-                    progress = _count_forces_safe(parts, product, sea, remaining)
+                    fewest, held = rest.offset, rest_held
+                    if local is not None:
+                        fewest += local.offset
+                        held = _held_together(rest_held, _held(local))
+                    progress = _count_forces_safe(parts, fewest, held, sea, remaining)
                 safety = 1.0
                 if not progress:
                     # The next guess: the untouched components keep (nearly) their
@@ -233,23 +237,55 @@ class Outcome(NamedTuple):
     safety: float
 
 
-def _count_forces_safe(parts: list[ComponentCount], product: ComponentCount, sea: int,
+def _count_forces_safe(parts: list[ComponentCount], fewest: int, held: int, sea: int,
                        remaining: int) -> bool:
     """Whether the mine count makes a box of some part, or the sea, safe in every layout.
 
-    ``product`` is the parts taken together (:func:`msanalysis.counting.together`). Only a count
-    that rules out some of their combined mine totals can make a cell safe; when it rules out
-    none (the usual case, with a large sea) this costs nothing more.
+    ``fewest`` and ``held`` say what the parts hold together: at least ``fewest`` mines, and
+    ``fewest + t`` for each bit ``t`` of ``held`` (see :func:`_held`). Only a count that rules
+    out some of their combined mine totals can make a cell safe; when it rules out none (the
+    usual case, with a large sea) this costs nothing more.
     """
-    left = [remaining - product.offset - t for t, p in enumerate(product.layouts) if p]
-    if sea and all(n == 0 for n in left if 0 <= n <= sea) and 0 in left:
+    # Holding fewest + t mines leaves remaining - fewest - t to the sea: t = top leaves none.
+    top = remaining - fewest
+    fits = 0 if top < 0 else ((1 << (top + 1)) - 1) >> max(0, top - sea) << max(0, top - sea)
+    if sea and top >= 0 and held & fits == 1 << top:
         return True  # every layout puts all the mines on the frontier
-    if all(0 <= n <= sea for n in left):
+    if not held & ~fits:
         # The count rules nothing out: each part is free, and a part with a forced cell of its
         # own would have made it forced before the reveal too.
         return False
     joined = join(parts, sea, remaining)
     return any(m == 0 for i in range(len(parts)) for m in joined.box_mines(i))
+
+
+def _held(part: ComponentCount) -> int:
+    """The numbers of mines ``part`` may hold, above its fewest: bit ``t`` for ``offset + t``.
+
+    >>> bin(_held(ComponentCount(2, (1, 0, 3))))
+    '0b101'
+    """
+    bits = 0
+    for t, layouts in enumerate(part.layouts):
+        if layouts:
+            bits |= 1 << t
+    return bits
+
+
+def _held_together(a: int, b: int) -> int:
+    """What two parts may hold together (each as :func:`_held` gives it): every sum.
+
+    >>> bin(_held_together(0b101, 0b11))
+    '0b1111'
+    """
+    sums = 0
+    t = 0
+    while b:
+        if b & 1:
+            sums |= a << t
+        b >>= 1
+        t += 1
+    return sums
 
 
 def _two_lowest(risks: list[tuple[float, int]]) -> tuple[float, float] | tuple[()]:
