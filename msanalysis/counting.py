@@ -927,6 +927,12 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     """
     if not 0 <= clue < len(problem.needs):
         raise ValueError(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
+    if problem.scopes == ((0,),):
+        # The clue alone over one box (a cell in the sea, two of every three the look ahead
+        # asks about): k of its cells, any k of them.
+        size = len(problem.boxes[0])
+        return {k: ComponentCount(k, (comb(size, k),), ((k * comb(size, k),),))
+                for k in range(size + 1)}
     sizes = problem.sizes
     inside = set(problem.scopes[clue])
     # A mine outside the clue weighs ``step``, one more than the clue's cells can hold: the

@@ -340,6 +340,14 @@ def _free_layouts(problem: Problem, clue: int):
                    tuple(problem.needs[c] for c in keep)).layouts()
 
 
+def test_count_by_need_of_one_clue_over_one_box_is_every_choice_of_cells():
+    # The look ahead's cell in the sea: its clue alone over one box, counted without a search.
+    for size in range(1, 9):
+        cells = [(0, c) for c in range(size)]
+        problem = Problem.from_clues([((1, 0), 0, cells)])
+        assert count_by_need(problem, 0) == _by_need_one_at_a_time(problem, 0)
+
+
 def test_count_by_need_of_an_unsatisfiable_problem_is_empty():
     problem = Problem.from_clues([((1, 0), 2, [(0, 0)]), ((1, 1), 0, [(0, 0), (0, 1)])])
     assert count_by_need(problem, 1) == {}
