@@ -167,14 +167,19 @@ def _with_mines(position: Position, cells) -> Position:
     return Position(states, position.total_mines)
 
 
+def _counted(positions):
+    """``(position, count)`` of each position that some layout fits."""
+    for position in positions:
+        try:
+            yield position, count(build(position))
+        except InconsistentPosition:
+            continue
+
+
 def test_solutions_fixing_matches_brute_force():
     rng = np.random.default_rng(11)
     checked = 0
-    for position in game_positions(150, start=3000):
-        try:
-            result = count(build(position))
-        except InconsistentPosition:
-            continue
+    for position, result in _counted(game_positions(150, start=3000)):
         unknown = sorted(result.constraints.unknown)
         if not unknown:
             continue
@@ -220,11 +225,7 @@ def test_problem_layouts_by_number_of_mines():
 
 
 def test_join_equals_count_and_products():
-    for position in game_positions(100, start=5000):
-        try:
-            result = count(build(position))
-        except InconsistentPosition:
-            continue
+    for _, result in _counted(game_positions(100, start=5000)):
         c = result.constraints
         joined = join(result.components, len(c.sea), c.remaining)
         assert joined.solutions == result.solutions and joined.sea_mines == result.sea_mines
@@ -236,11 +237,7 @@ def test_join_equals_count_and_products():
 def test_a_backdrop_joins_each_part_as_join_does():
     # Every component of a position in turn is the part, the others together are the rest.
     checked = 0
-    for position in game_positions(100, start=5000):
-        try:
-            result = count(build(position))
-        except InconsistentPosition:
-            continue
+    for _, result in _counted(game_positions(100, start=5000)):
         c = result.constraints
         if c.remaining is None:
             continue
@@ -269,12 +266,8 @@ def test_fixing_every_cell_leaves_an_empty_problem():
 
 
 def test_layouts_without_a_mine_count_list_every_layout_once():
-    for position in game_positions(80, start=4500, max_unknown=12):
-        position = position.with_total_mines(None)
-        try:
-            result = count(build(position))
-        except InconsistentPosition:
-            continue
+    positions = (p.with_total_mines(None) for p in game_positions(80, start=4500, max_unknown=12))
+    for position, result in _counted(positions):
         listed = list(result.layouts())
         assert len(set(listed)) == len(listed) == enumerate_layouts(position).solutions
 
