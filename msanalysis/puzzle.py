@@ -329,12 +329,12 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     there proves uniqueness; a second layout that keeps away from the edge proves the clue
     needed; one that runs to the edge sends the test up: to a solver over the 32x32 block around
     the tile (margin 16), to windows around the clue, and at last to a solver over the whole
-    grid, which always answers. Before any solver, a second layout that flips one or two cells is looked for with
-    one matrix product; the first clues of a tile are tried together. Grades 1 and 2 use the
-    same solvers with unit propagation in place of search (with, for grade 2, a constraint per
-    pair of overlapping clues that makes propagation apply the pair rule). About one solver call
-    per cell, each on a few hundred cells: time grows about linearly with the grid; measured
-    times are in ``benchmarks/puzzles.py``.
+    grid, which always answers. Before any solver, a second layout that flips one or two cells
+    is looked for with one matrix product; the first clues of a tile are tried together. Grades
+    1 and 2 use the same solvers with unit propagation in place of search (with, for grade 2, a
+    constraint per pair of overlapping clues that makes propagation apply the pair rule). About
+    one solver call per cell, each on a few hundred cells: time grows about linearly with the
+    grid; measured times are in ``benchmarks/puzzles.py``.
     """
     if rule not in RULES:
         raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
@@ -351,17 +351,55 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         seed = secrets.randbits(32)
     elif not isinstance(seed, int) or seed < 0:
         raise InvalidInput(f"seed must be a whole number from 0 up, got {seed!r}")
-    rng = np.random.default_rng(seed)
     level = 3 if grade is None else grade
     if layout is None:
-        layout = _draw_layout(width, height, density, rule, level, rng, deadline)
-    elif width is not None or height is not None:
+        # At grade 3 a drawn layout's full grid is not checked before its clues are removed:
+        # the puzzle's clues are some of them, so the final check that the puzzle fits only its
+        # layout shows that the full grid does too. Only when that check fails is the full grid
+        # graded and, when it fits several layouts, the puzzle made again from layouts checked
+        # as they are drawn (the same draws as at grades 1 and 2).
+        made = None
+        if level == 3:
+            made = _make_drawn(width, height, density, rule, seed, level, share, check,
+                               deadline, on_test, checked=False)
+        return made or _made(_make_drawn(width, height, density, rule, seed, level, share,
+                                         check, deadline, on_test, checked=True))
+    if width is not None or height is not None:
         raise InvalidInput("give a layout or a size, not both")
-    else:
-        full = NumberGrid.from_board(layout, rule=rule)
-        if _full_grade(full) > level:
-            raise InvalidInput(f"this layout's full grid {_full_grade_words(full, level)}, so "
-                               f"no puzzle of grade {level} can be made from it")
+    full = NumberGrid.from_board(layout, rule=rule)
+    if _full_grade(full) > level:
+        raise InvalidInput(f"this layout's full grid {_full_grade_words(full, level)}, so "
+                           f"no puzzle of grade {level} can be made from it")
+    return _made(_make(layout, np.random.default_rng(seed), rule, seed, level, share, check,
+                       deadline, on_test))
+
+
+def _made(puzzle: Puzzle | None) -> Puzzle:
+    """The puzzle made from a layout whose full grid fits only itself, which fits only it too."""
+    if puzzle is None:
+        raise RuntimeError("the puzzle made does not fit its layout alone; this is a bug")
+    return puzzle
+
+
+def _make_drawn(width: int | None, height: int | None, density: float, rule: str, seed: int,
+                level: int, share: float | None, check: str, deadline: float | None,
+                on_test: Callable[[int, int], None] | None, checked: bool) -> Puzzle | None:
+    """:func:`make_puzzle` from a drawn layout (its full grid checked first when ``checked``);
+    None when the layout's full grid, not checked, turned out to fit several layouts."""
+    rng = np.random.default_rng(seed)
+    layout = _draw_layout(width, height, density, rule, level, rng, deadline, checked=checked)
+    made = _make(layout, rng, rule, seed, level, share, check, deadline, on_test)
+    if made is None and not checked and \
+            _full_grade(NumberGrid.from_board(layout, rule=rule)) > level:
+        return None
+    return _made(made)
+
+
+def _make(layout: Board, rng: np.random.Generator, rule: str, seed: int, level: int,
+          share: float | None, check: str, deadline: float | None,
+          on_test: Callable[[int, int], None] | None) -> Puzzle | None:
+    """The puzzle made from ``layout`` (see :func:`make_puzzle`), or None when several layouts
+    fit it (only possible when the layout's full grid does too)."""
     mask = np.array(layout.mask)
     if mask.size > MAX_CELLS:
         raise InvalidInput(f"a puzzle of {layout.width}x{layout.height} has {mask.size:,} cells; "
@@ -381,6 +419,8 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     clues = np.where(kept, maker.clues.reshape(mask.shape), UNKNOWN)
     puzzle_grid = NumberGrid(clues, rule=rule)
     settled = _check_unique(puzzle_grid, layout, check, deadline)
+    if settled is None:
+        return None
     # Unique, so what local rules leave needs SAT; when the check's own local rules (single
     # clues and pairs, as grade 2) left cells to its engine, the grade is 3 without grading.
     measured = (_local_grade(puzzle_grid) or 3) if settled else 3
@@ -407,8 +447,9 @@ def _full_grade_words(grid: NumberGrid, level: int) -> str:
 
 
 def _draw_layout(width: int | None, height: int | None, density: float, rule: str, level: int,
-                 rng: np.random.Generator, deadline: float | None) -> Board:
-    """A layout of the size whose full grid is unique and of grade at most ``level``."""
+                 rng: np.random.Generator, deadline: float | None, checked: bool = True) -> Board:
+    """A layout of the size whose full grid is unique and of grade at most ``level``; the first
+    one drawn, its full grid not checked, unless ``checked``."""
     from msanalysis.rules import generate
 
     if width is None or height is None:
@@ -426,24 +467,28 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
             raise AnalysisTooHard(f"the time limit ran out while drawing a {width}x{height} "
                                   "layout whose full grid fits only itself")
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
-        if _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
+        if not checked or _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
             return board
     raise InvalidInput(f"none of {_DRAWS} layouts of {width}x{height} with {mines} mines has a "
                        f"full {rule} grid that fits only itself"
                        + (f" at grade {level}" if level < 3 else ""))
 
 
-def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None) -> bool:
+def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float | None
+                  ) -> bool | None:
     """Check with ``reconstruct`` (not the removal's solvers) that ``layout`` is the only answer.
 
     Returns whether its local rules (single clues and pairs) settled every cell by themselves,
-    leaving nothing to its engine: when they did not, the grid needs grade 3.
+    leaving nothing to its engine: when they did not, the grid needs grade 3. None when several
+    layouts fit.
     """
     remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
     found = reconstruct(grid, engine=engine, time_limit=remaining)
     if found.unique is None:
         raise AnalysisTooHard("the time limit ran out while checking that the puzzle is unique")
-    if not found.unique or found.first != layout:
+    if not found.unique:
+        return None
+    if found.first != layout:
         raise RuntimeError("the puzzle made does not fit its layout alone; this is a bug")
     # The components the engine solved, and cells no clue counts: none when local rules settled
     # every cell (reconstruct's propagation is _settle with pairs, as _local_grade's level 2).

@@ -300,6 +300,26 @@ def test_small_puzzles_are_unique_and_irreducible(monkeypatch, rule, one_solver)
                            density=density) == puzzle  # reproducible
 
 
+def test_a_drawn_layout_is_checked_by_its_puzzle(monkeypatch):
+    """At grade 3 a drawn layout's full grid is checked only by the puzzle's final check; when
+    several layouts fit it, the puzzle is the one made from layouts checked as they are drawn."""
+    original = puzzle_module._make_drawn
+    discarded = []
+
+    def counting(*args, checked):
+        made = original(*args, checked=checked)
+        discarded.append(made is None)
+        return made
+
+    monkeypatch.setattr(puzzle_module, "_make_drawn", counting)
+    made = [make_puzzle(width=6, height=5, seed=seed, density=0.45) for seed in range(6)]
+    assert any(discarded) and not all(discarded)
+    monkeypatch.setattr(puzzle_module, "_make_drawn",
+                        lambda *args, checked: original(*args, checked=True))
+    assert [make_puzzle(width=6, height=5, seed=seed, density=0.45)
+            for seed in range(6)] == made
+
+
 @pytest.mark.parametrize("rule", RULES)
 def test_tiny_tiles_send_tests_to_blocks_and_the_whole_grid(monkeypatch, rule):
     """With 2x2 tiles, margins of 1 and blocks of 4, most tests go up the levels: still exact."""
