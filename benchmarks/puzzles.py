@@ -4,6 +4,8 @@ Usage::
 
     .venv/bin/python benchmarks/puzzles.py            # full run, about 3 minutes
     .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~15 s
+    .venv/bin/python benchmarks/puzzles.py --save /tmp/before.jsonl     # before a change
+    .venv/bin/python benchmarks/puzzles.py --same-as /tmp/before.jsonl  # after it, ~1 minute
 
 Table 1 makes mosaic puzzles of the same sizes with ``sgt-mosaic --generate N WxH`` (when it is
 installed: Debian package ``sgt-puzzles``) and with :func:`msanalysis.puzzle.make_puzzle`, in
@@ -13,22 +15,31 @@ its single-clue solver needs, trying to remove each of those once more ("aggress
 default); ours removes every clue it can while the picture stays the only one (irreducible), at
 Tatham's density and at ours (expert Minesweeper's, 20.6%). Times are CPU seconds (ours: this
 process; Tatham's: its child processes), which a shared machine disturbs less than wall-clock
-time; wall-clock time is printed too.
+time; wall-clock time is printed too. At 30x30, where the two are closest, 30 puzzles of each
+are made in three rounds taken in turn: sgt-mosaic draws new pictures on every run, and its time
+for 10 puzzles varies by about 15% from run to run.
 
 Table 2 times our larger puzzles (100x100 and 300x300) at the default density. Table 3 checks
 Tatham's IDs: a few hundred of them, 10x10 to 50x50, each read, solved, found to have exactly
 one layout, and that layout shown to give every clue (counted here, apart from the library).
 Every puzzle of ours is checked by ``make_puzzle`` itself (its answer is the only one).
+
+``--save`` and ``--same-as`` prove that a change keeps the puzzles: the first writes the
+puzzles made for a fixed list of cases (sizes 6x5 to 100x100, both rules, both densities,
+grades 1, 2 and any, three seeds each), the second makes them again and compares each one
+(clues, grade, irreducible), exiting with status 1 when any differs.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
 import statistics
 import subprocess
+import sys
 import time
 
 import numpy as np
@@ -75,27 +86,46 @@ def show(seconds: float) -> str:
 
 
 
-def against_tatham(sizes: list[tuple[int, int]]) -> None:
+def against_tatham(sizes: list[tuple[int, int, int]]) -> None:
+    """Per size (side, puzzles a round, rounds): sgt-mosaic's puzzles and ours in turn, round
+    after round (our seeds go on from round to round), so that a change in the machine's load
+    falls on both; its times vary by about 15% between runs of 10 (each draws new pictures)."""
     rows = []
-    for side, count in sizes:
+    for side, count, rounds in sizes:
         size = f"{side}x{side}"
         cells = side * side
+        total = count * rounds
+        tatham_clues: list[int] = []
+        tatham = [0.0, 0.0]  # CPU and wall seconds in all
+        made: dict[float, list[int]] = {TATHAM_DENSITY: [], DEFAULT_DENSITY: []}
+        spent = {density: [0.0, 0.0] for density in made}
+        for round_ in range(rounds):
+            if SGT_MOSAIC is not None:
+                printed, cpu, wall = tatham_ids(size, count)
+                tatham_clues += [int((NumberGrid.from_tatham(i).clues >= 0).sum())
+                                 for i in printed]
+                tatham[0] += cpu
+                tatham[1] += wall
+            for density in made:
+                clues, cpu, wall = ours(side, side, density,
+                                        range(round_ * count + 1, (round_ + 1) * count + 1))
+                made[density] += clues
+                spent[density][0] += cpu
+                spent[density][1] += wall
         if SGT_MOSAIC is not None:
-            printed, cpu, wall = tatham_ids(size, count)
-            clues = [int((NumberGrid.from_tatham(i).clues >= 0).sum()) for i in printed]
-            tatham_cpu = cpu / count
-            tatham_clues = statistics.mean(clues)
-            rows.append([size, "sgt-mosaic", "0.5", str(count), show(tatham_cpu),
-                         show(wall / count), f"{tatham_clues:.1f} ({tatham_clues / cells:.0%})",
+            tatham_cpu = tatham[0] / total
+            tatham_mean = statistics.mean(tatham_clues)
+            rows.append([size, "sgt-mosaic", "0.5", str(total), show(tatham_cpu),
+                         show(tatham[1] / total), f"{tatham_mean:.1f} ({tatham_mean / cells:.0%})",
                          "", ""])
-        for density in (TATHAM_DENSITY, DEFAULT_DENSITY):
-            made, cpu, wall = ours(side, side, density, range(1, count + 1))
-            mean = statistics.mean(made)
+        for density, clues in made.items():
+            cpu, wall = spent[density]
+            mean = statistics.mean(clues)
             ratios = ["", ""]
             if SGT_MOSAIC is not None:
-                ratios = [f"{(cpu / count) / tatham_cpu:.2f}", f"{mean / tatham_clues:.2f}"]
-            rows.append([size, "make_puzzle", f"{density:.3g}", str(count), show(cpu / count),
-                         show(wall / count), f"{mean:.1f} ({mean / cells:.0%})", *ratios])
+                ratios = [f"{(cpu / total) / tatham_cpu:.2f}", f"{mean / tatham_mean:.2f}"]
+            rows.append([size, "make_puzzle", f"{density:.3g}", str(total), show(cpu / total),
+                         show(wall / total), f"{mean:.1f} ({mean / cells:.0%})", *ratios])
     title = "Mosaic puzzles, time and clues per puzzle"
     if SGT_MOSAIC is None:
         title += " (sgt-mosaic is not installed: Debian package sgt-puzzles; ours only)"
@@ -146,18 +176,72 @@ def tatham_solved(runs: list[tuple[str, int]]) -> None:
                                                                 "solve / ID"], rows)
 
 
+SAME_CASES = [(width, height, density, rule, grade)
+              for width, height in [(6, 5), (10, 10), (12, 8), (20, 20), (30, 30), (40, 40)]
+              for density in (TATHAM_DENSITY, DEFAULT_DENSITY) for rule in ("mosaic", "classic")
+              for grade in (None, 1, 2)] + [(100, 100, DEFAULT_DENSITY, "mosaic", None)]
+SAME_SEEDS = (1, 2, 3)
+
+
+def made_for_cases() -> list[dict[str, object]]:
+    """The puzzle of every case and seed of SAME_CASES (or the error it raises)."""
+    made: list[dict[str, object]] = []
+    for width, height, density, rule, grade in SAME_CASES:
+        for seed in SAME_SEEDS:
+            case = f"{rule} {width}x{height} density {density:.4g} grade {grade} seed {seed}"
+            try:
+                puzzle = make_puzzle(width=width, height=height, density=density, rule=rule,
+                                     grade=grade, seed=seed)
+                made.append({"case": case, "puzzle": puzzle.to_text(),
+                             "irreducible": puzzle.irreducible})
+            except ValueError as error:  # no layout of this size at this grade: also kept
+                made.append({"case": case, "error": str(error)})
+    return made
+
+
+def same_as(path: str, made: list[dict[str, object]]) -> bool:
+    """Compare puzzles made now with those saved by --save; print the verdict."""
+    try:
+        with open(path) as saved_file:
+            saved = {entry["case"]: entry for entry in map(json.loads, saved_file)}
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        sys.exit(f"error: {path}: not a file saved by --save ({error})")
+    differ = [entry["case"] for entry in made if saved.get(str(entry["case"])) != entry]
+    if differ:
+        print(f"{len(differ)} of {len(made)} puzzles differ from {path}: "
+              + "; ".join(map(str, differ[:5])) + (" ..." if len(differ) > 5 else ""))
+        return False
+    print(f"same as {path}: all {len(made)} puzzles (clues, grade, irreducible) the same")
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer puzzles, no 300x300, Tatham's non-aggressive mode for big IDs")
+    parser.add_argument("--save", metavar="FILE",
+                        help="write the puzzles of a fixed list of cases (no timing)")
+    parser.add_argument("--same-as", metavar="FILE",
+                        help="make those puzzles again and compare them with FILE's")
     args = parser.parse_args()
+    if args.save or args.same_as:
+        start = time.perf_counter()
+        made = made_for_cases()
+        print(f"{len(made)} puzzles made in {time.perf_counter() - start:.1f} s")
+        if args.save:
+            with open(args.save, "w") as out:
+                out.writelines(json.dumps(entry) + "\n" for entry in made)
+            print(f"wrote {args.save}")
+        if args.same_as and not same_as(args.same_as, made):
+            sys.exit(1)
+        return
     make_puzzle(width=8, height=8, seed=0)  # load the solvers before timing
     if args.quick:
-        against_tatham([(10, 10), (20, 5), (30, 5)])
+        against_tatham([(10, 10, 1), (20, 5, 1), (30, 5, 2)])
         large([(100, 1, DEFAULT_DENSITY)])
         tatham_solved([("10x10", 100), ("20x20", 50), ("30x30h0", 50), ("50x50h0", 50)])
         return
-    against_tatham([(10, 20), (20, 10), (30, 10), (50, 5)])
+    against_tatham([(10, 20, 1), (20, 10, 1), (30, 10, 3), (50, 5, 1)])
     large([(100, 3, DEFAULT_DENSITY), (300, 1, DEFAULT_DENSITY), (100, 1, TATHAM_DENSITY)])
     tatham_solved([("10x10", 100), ("15x15", 50), ("20x20", 50), ("25x25", 30), ("30x30", 30),
                    ("40x40", 20), ("50x50", 20)])

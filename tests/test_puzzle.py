@@ -284,8 +284,12 @@ def check_irreducible(puzzle: Puzzle) -> None:
 SMALL = [(4, 4), (3, 5), (5, 3), (3, 4), (4, 3), (1, 9)]
 
 
+@pytest.mark.parametrize("one_solver", [True, False])
 @pytest.mark.parametrize("rule", RULES)
-def test_small_puzzles_are_unique_and_irreducible(rule):
+def test_small_puzzles_are_unique_and_irreducible(monkeypatch, rule, one_solver):
+    """Made by one solver over the whole grid (small grids) or by tiles (large ones)."""
+    if not one_solver:
+        monkeypatch.setattr(puzzle_module, "_ONE_SOLVER", 0)
     for seed, (height, width) in enumerate(SMALL * 3):
         density = (0.2, 0.4, 0.6)[seed % 3]
         puzzle = make_puzzle(width=width, height=height, rule=rule, seed=seed, density=density)
@@ -296,20 +300,44 @@ def test_small_puzzles_are_unique_and_irreducible(rule):
                            density=density) == puzzle  # reproducible
 
 
+def test_a_drawn_layout_is_checked_by_its_puzzle(monkeypatch):
+    """At grade 3 a drawn layout's full grid is checked only by the puzzle's final check; when
+    several layouts fit it, the puzzle is the one made from layouts checked as they are drawn."""
+    original = puzzle_module._make_drawn
+    discarded = []
+
+    def counting(*args, checked):
+        made = original(*args, checked=checked)
+        discarded.append(made is None)
+        return made
+
+    monkeypatch.setattr(puzzle_module, "_make_drawn", counting)
+    made = [make_puzzle(width=6, height=5, seed=seed, density=0.45) for seed in range(6)]
+    assert any(discarded) and not all(discarded)
+    monkeypatch.setattr(puzzle_module, "_make_drawn",
+                        lambda *args, checked: original(*args, checked=True))
+    assert [make_puzzle(width=6, height=5, seed=seed, density=0.45)
+            for seed in range(6)] == made
+
+
 @pytest.mark.parametrize("rule", RULES)
 def test_tiny_tiles_send_tests_to_blocks_and_the_whole_grid(monkeypatch, rule):
     """With 2x2 tiles, margins of 1 and blocks of 4, most tests go up the levels: still exact."""
     monkeypatch.setattr(puzzle_module, "_LEVELS", [(2, 1), (4, 1)])
+    monkeypatch.setattr(puzzle_module, "_ONE_SOLVER", 0)
     for seed, (height, width) in enumerate(SMALL * 2):
         puzzle = make_puzzle(width=width, height=height, rule=rule, seed=seed, density=0.45,
                              check="sat")
         check_irreducible(puzzle)
 
 
+@pytest.mark.parametrize("one_solver", [True, False])
 @pytest.mark.parametrize("level", [1, 2])
 @pytest.mark.parametrize("rule", RULES)
-def test_graded_puzzles_are_minimal_for_their_grade(monkeypatch, rule, level):
-    monkeypatch.setattr(puzzle_module, "_LEVELS", [(2, 2), (4, 1)])  # small windows, as above
+def test_graded_puzzles_are_minimal_for_their_grade(monkeypatch, rule, level, one_solver):
+    if not one_solver:
+        monkeypatch.setattr(puzzle_module, "_LEVELS", [(2, 2), (4, 1)])  # small windows
+        monkeypatch.setattr(puzzle_module, "_ONE_SOLVER", 0)
     made = 0
     for seed, (height, width) in enumerate(SMALL * 2):
         try:
@@ -330,17 +358,22 @@ def test_graded_puzzles_are_minimal_for_their_grade(monkeypatch, rule, level):
 
 
 def test_medium_puzzles(monkeypatch):
-    """30x30 at half density: tiles, margins and the whole-grid solver all take part."""
-    calls = {"whole": 0}
+    """30x30 at half density: one solver over the whole grid makes the puzzle that tiles (with
+    tests sent on to the whole grid's solver) make, as every test is exact."""
+    calls = {"whole": 0, "tile": 0}
     original = puzzle_module._Region.test
 
     def counting(self, clue):
-        calls["whole"] += self.whole
+        calls["whole" if self.whole else "tile"] += 1
         return original(self, clue)
 
     monkeypatch.setattr(puzzle_module._Region, "test", counting)
     puzzle = make_puzzle(width=30, height=30, density=0.5, seed=4, check="sat")
-    assert calls["whole"] > 0
+    assert calls["whole"] > 0 and calls["tile"] == 0
+    calls["whole"] = 0
+    monkeypatch.setattr(puzzle_module, "_ONE_SOLVER", 0)
+    assert make_puzzle(width=30, height=30, density=0.5, seed=4, check="sat") == puzzle
+    assert calls["tile"] > calls["whole"] > 0
     assert puzzle.grade == grade(puzzle.grid) == 3  # read off the check's own local rules
     clues = puzzle.grid.clues
     found = reconstruct(puzzle.grid, engine="cpsat")
@@ -358,6 +391,7 @@ def test_every_level_of_solvers_takes_part(monkeypatch, level):
     """Small tiles, blocks and windows on a 20x20 grid: tests reach every level, still exact."""
     monkeypatch.setattr(puzzle_module, "_LEVELS", [(4, 2), (8, 2)])
     monkeypatch.setattr(puzzle_module, "_WINDOWS", (3, 6))
+    monkeypatch.setattr(puzzle_module, "_ONE_SOLVER", 0)
     built = {"tile": 0, "block": 0, "window": 0, "whole": 0}
     original = puzzle_module._Region.__init__
 
