@@ -211,7 +211,7 @@ class Game:
 
     def _lose(self, index: int) -> None:
         self._revealed[index] = True
-        self._exploded = self._cells([index])[0]
+        self._exploded = self._cells([int(index)])[0]
         self.status = LOST
 
     def chord(self, cell: Cell) -> list[Cell]:
