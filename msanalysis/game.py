@@ -196,7 +196,8 @@ class Game:
         return order
 
     def _cascade_waves(self, wave: np.ndarray) -> np.ndarray:
-        """The cells the zeros ``wave`` open (revealed already), wave after wave, with numpy."""
+        """The cells the zeros ``wave`` (revealed already, at least one) open, wave after wave,
+        with numpy."""
         revealed, flagged, numbers = self._revealed, self._flagged, self._numbers
         waves = []
         while wave.size:
@@ -207,7 +208,7 @@ class Game:
             revealed[around] = True
             waves.append(around)
             wave = around[numbers[around] == 0]
-        return np.concatenate(waves) if waves else wave
+        return np.concatenate(waves)
 
     def _lose(self, index: int) -> None:
         self._revealed[index] = True
