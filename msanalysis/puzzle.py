@@ -574,12 +574,14 @@ class _Maker:
             [((-1, -1), None) for _ in _LEVELS[1:]]
         self.whole: _Region | None = None
         total = self.mask.size
-        one_solver = total <= _ONE_SOLVER
-        if one_solver:
-            self.whole = _Region(self, 0, self.height, 0, self.width, self.untested, level)
+        # Small grids: the whole grid's solver tests every clue (see _ONE_SOLVER).
+        one_solver = None
+        if total <= _ONE_SOLVER:
+            self.whole = one_solver = _Region(self, 0, self.height, 0, self.width,
+                                              self.untested, level)
         for top, left, order in tiles:
-            if self.whole is not None and one_solver:
-                tile = self.whole
+            if one_solver is not None:
+                tile = one_solver
             else:
                 self._enter(top, left)
                 side, margin = _LEVELS[0]
@@ -607,7 +609,7 @@ class _Maker:
                 clue = order[at]
                 self._decide(clue, self._test(clue, tile), tile, total)
                 at += 1
-            if tile is not self.whole:
+            if tile is not one_solver:
                 tile.close()
         for _, solver in self.blocks:
             if solver is not None:
