@@ -1,7 +1,14 @@
 """``benchmarks/race.py``: candidates played out on the same layouts, and its errors."""
 
+import random
+from pathlib import Path
+
 import pytest
 import race
+
+from msanalysis.constraints import build
+from msanalysis.position import Position
+from msanalysis.sampling import LayoutSampler
 
 
 def run(capsys, *args):
@@ -46,3 +53,15 @@ def test_bad_input_is_one_error_line(tmp_path, capsys, text, args, message):
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1
+
+
+POSITIONS = sorted((Path(__file__).parent.parent / "benchmarks" / "positions").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", POSITIONS, ids=[p.name for p in POSITIONS])
+def test_the_raced_positions_of_the_readme_load(path):
+    # The README's race commands name these files: each is an expert position with layouts.
+    position = Position.load(path)
+    assert (position.height, position.width, position.total_mines) == (16, 30, 99)
+    layout = LayoutSampler(build(position)).draw(random.Random(0))  # raises if none fits
+    assert len(layout) == 99
