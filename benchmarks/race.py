@@ -7,7 +7,7 @@ layouts where exactly one of the two won (the exact sign test), as ``paired.py``
 strategies on the same games. The position is a text file (``msanalysis analyze`` reads the same
 format: a ``mines:`` line, then ``?`` hidden, ``.`` or a digit revealed, ``F`` flagged)::
 
-    python benchmarks/race.py corner.txt 0,29 0,2 --layouts 4000 --jobs 2
+    python benchmarks/race.py benchmarks/positions/expert-corner-1.txt 0,29 0,2 --jobs 2
 
 The layouts come from ``--seed`` alone, so a run with more ``--jobs`` plays the same games.
 A difference of 0.5% between two guesses needs about 10,000 layouts to show.
