@@ -55,7 +55,8 @@ def test_bad_input_is_one_error_line(tmp_path, capsys, text, args, message):
     assert err.startswith("error: ") and message in err and len(err.splitlines()) == 1
 
 
-POSITIONS = sorted((Path(__file__).parent.parent / "benchmarks" / "positions").glob("*.txt"))
+POSITIONS = sorted(
+    (Path(__file__).resolve().parent.parent / "benchmarks" / "positions").glob("*.txt"))
 
 
 @pytest.mark.parametrize("path", POSITIONS, ids=[p.name for p in POSITIONS])
