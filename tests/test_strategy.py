@@ -292,6 +292,19 @@ def test_strategies_reveal_all_forced_cells_and_flag_when_asked():
         assert not any(m.guess for m in moves)
 
 
+@pytest.mark.parametrize("position", GUESSES)
+def test_best_ranked_puts_its_guess_first(position):
+    # ranked works out every candidate that guess() may drop early: the same winner, and the
+    # values in order.
+    best = BestStrategy(endgame_layouts=0)
+    analysis = analyze(position)
+    ranked = best.ranked(position, analysis)
+    assert ranked[0][0] == best.guess(position, analysis).cell
+    values = [value for _, value in ranked]
+    assert values == sorted(values, reverse=True) and len(set(c for c, _ in ranked)) == len(ranked)
+    assert {c for c, _ in ranked} >= set(best.considered(position, analysis))
+
+
 def test_best_plays_beginner_games_reproducibly():
     results = [_replay("best", seed) for seed in range(4)]
     assert results == [_replay("best", seed) for seed in range(4)]

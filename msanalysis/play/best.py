@@ -198,6 +198,34 @@ class BestStrategy(ForcedFirst):
         cells most likely to open a cascade), when no cell is forced safe."""
         return self._candidates(analysis, _Risks.of(position, analysis))
 
+    def ranked(self, position: Position, analysis: Any) -> list[tuple[Cell, float]]:
+        """Every candidate of steps 2-4 with its value, best first: what the look ahead makes
+        of each (with its 50/50 bonus), none dropped early.
+
+        The first is the guess of steps 2-4 (the endgame and the book aside). For studies of
+        the runners-up; :meth:`guess` drops candidates as soon as they cannot win, which this
+        does not.
+
+        Examples
+        --------
+        >>> from msanalysis.analysis import analyze
+        >>> p = Position.from_text("mines: 10\\n1" + "?" * 8 + "\\n" + "\\n".join(["?" * 9] * 8))
+        >>> [(cell, round(value, 4)) for cell, value in BestStrategy().ranked(p, analyze(p))][:3]
+        [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
+        """
+        risks = _Risks.of(position, analysis)
+        picked = self._candidates(analysis, risks)
+        bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
+        outlook = Outlook(analysis, blend=self.blend)
+        values = []
+        for cell in picked:
+            try:
+                value = outlook.lookahead(cell)[0]  # type: ignore[index]
+            except AnalysisTooHard:
+                value = float(risks.estimate[cell])
+            values.append((-round(value * bonus.get(cell, 1.0), 12), cell))
+        return [(cell, -key) for key, cell in sorted(values)]
+
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the exact endgame's first click, when few enough layouts are left."""
         if analysis.constraints.remaining is None or analysis.solutions > self.endgame_layouts:

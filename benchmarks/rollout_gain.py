@@ -1,0 +1,233 @@
+"""What choosing guesses by rollouts would gain: `best`'s guess against its runners-up, played out.
+
+Plays ``--games`` games with ``best`` and keeps every position in which it guesses outside the
+exact endgame. In each, its ``--top`` best candidates by its own look ahead
+(:meth:`~msanalysis.play.best.BestStrategy.ranked`, its guess first) are played out by ``best``
+on the same ``--layouts`` layouts drawn uniformly from the position
+(:func:`msanalysis.play.rollout.rollouts`). It prints:
+
+- each runner-up's win rate after the guess against ``best``'s guess, averaged over the guesses
+  (does the look ahead rank them right?);
+- what a *rollout chooser* would gain: it picks the candidate that won most on one half of the
+  layouts, and is scored on the other half (and the halves swapped), so that its luck in
+  choosing is not counted as gain. ``gated`` switches away from ``best``'s guess only when the
+  sign test on the choosing half gives p < 0.05;
+- how much the candidates' true win rates differ from position to position (the observed
+  spread less the rollouts' noise), and what an oracle taking a runner-up wherever it is
+  really better would gain (a normal model of those differences: an estimate, not a count);
+- those gains per game: summed over the guesses of the games and divided by the games, the
+  win rate a rollout chooser at every such guess would add (each guess's gain taken alone).
+
+Positions met more than once are played out once and counted as often as met. The rollouts of
+each position are saved as one JSON line in ``--output`` as they finish; running the same
+command again plays only the positions missing.
+
+    python benchmarks/rollout_gain.py --games 100 --seed 240000 --layouts 400 --jobs 2
+
+Not part of ``make bench``: about 15 minutes on two cores for 100 expert games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from msanalysis.analysis import analyze
+from msanalysis.constraints import build
+from msanalysis.game import Game
+from msanalysis.play.autoplay import autoplay
+from msanalysis.play.bench import Paired, PlaySpec
+from msanalysis.play.best import BestStrategy
+from msanalysis.play.rollout import rollouts
+from msanalysis.play.strategies import make_strategy
+from msanalysis.position import Position
+from msanalysis.rules import generate
+from msanalysis.sampling import LayoutSampler
+
+RULES, FIRST = "safe-cell", (0, 0)
+
+
+def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
+    """The positions in which ``best`` guesses outside the exact endgame, with how often."""
+    met: Counter[str] = Counter()
+    for s in range(seed, seed + games):
+        game = Game(generate(spec.width, spec.height, spec.mines, rules=RULES,
+                             first_click=FIRST, seed=s), rules=RULES)
+        game.reveal(FIRST)
+        strategy = BestStrategy()
+        guess = strategy.guess
+
+        def recording(position: Position, analysis, guess=guess, limit=strategy.endgame_layouts):
+            if analysis.solutions > limit:
+                met[position.to_text()] += 1
+            return guess(position, analysis)
+
+        strategy.guess = recording  # type: ignore[method-assign]
+        autoplay(game, strategy)
+    return met
+
+
+def _strategy():  # module level, so that worker processes can use it
+    return make_strategy("best")
+
+
+def play_out(text: str, top: int, layouts: int, seed: int) -> dict:
+    """Rollouts of ``best``'s ``top`` candidates in one position (its guess first)."""
+    position = Position.from_text(text)
+    ranked = BestStrategy().ranked(position, analyze(position))[:top]
+    sampler = LayoutSampler(build(position))
+    rng = random.Random(f"{seed}/{text}")
+    drawn = [sampler.draw(rng) for _ in range(layouts)]
+    won = rollouts(position, [cell for cell, _ in ranked], _strategy, drawn)
+    return {"position": text, "candidates": [list(c) for c, _ in ranked],
+            "values": [v for _, v in ranked],
+            "outcomes": ["".join("1" if w else "0" for w in row) for row in won.tolist()],
+            "unknown": len(position.hidden)}
+
+
+def chooser_gain(outcomes: list[str], gated: bool) -> float:
+    """Win-rate gain over candidate 0 of picking by one half of the layouts, scored on the other
+    (both ways round, averaged)."""
+    n = len(outcomes[0])
+    halves = (range(0, n // 2), range(n // 2, n))
+    gain = 0.0
+    for choose, score in (halves, halves[::-1]):
+        wins = [sum(o[i] == "1" for i in choose) for o in outcomes]
+        pick = max(range(len(outcomes)), key=lambda k: (wins[k], -k))
+        if gated and pick != 0:
+            only_pick = sum(outcomes[pick][i] == "1" and outcomes[0][i] == "0" for i in choose)
+            only_base = sum(outcomes[pick][i] == "0" and outcomes[0][i] == "1" for i in choose)
+            if Paired(len(choose), 0, 0, only_base, only_pick).p_value >= 0.05:
+                pick = 0
+        scored = [sum(o[i] == "1" for i in score) / len(score) for o in (outcomes[0],
+                                                                         outcomes[pick])]
+        gain += (scored[1] - scored[0]) / 2
+    return gain
+
+
+def true_spread(pairs: list[tuple[str, str]]) -> tuple[float, float]:
+    """How much two candidates' win rates really differ from position to position, and what an
+    oracle would gain by taking the second wherever it is better (positions counted once).
+
+    The observed differences spread more than the true ones by the rollouts' own noise (known
+    from the layouts won by one only), so the true variance is the observed one less the mean
+    noise variance. With the differences normal, ``mean m`` and spread ``s``, the oracle gains
+    ``E[max(0, d)] = s phi(m / s) + m Phi(m / s)``: an estimate under that model.
+    """
+    diffs, noise = [], []
+    for a, b in pairs:
+        n = len(a)
+        only_a = sum(x == "1" and y == "0" for x, y in zip(a, b)) / n
+        only_b = sum(x == "0" and y == "1" for x, y in zip(a, b)) / n
+        diffs.append(only_b - only_a)
+        noise.append((only_a + only_b - (only_b - only_a) ** 2) / n)
+    if len(diffs) < 2:
+        return float("nan"), float("nan")
+    mean = sum(diffs) / len(diffs)
+    observed = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    spread = math.sqrt(max(0.0, observed - sum(noise) / len(noise)))
+    if spread == 0:
+        return 0.0, max(0.0, mean)
+    z = mean / spread
+    phi = math.exp(-z * z / 2) / math.sqrt(2 * math.pi)
+    return spread, spread * phi + mean * (1 + math.erf(z / math.sqrt(2))) / 2
+
+
+def weighted(values: list[float], weights: list[int]) -> tuple[float, float]:
+    """Mean over the guesses (a position counted as often as met) and its standard error (over
+    positions)."""
+    total = sum(weights)
+    mean = sum(v * w for v, w in zip(values, weights)) / total
+    if len(values) < 2:
+        return mean, float("nan")
+    var = sum(w * (v - mean) ** 2 for v, w in zip(values, weights)) / total
+    effective = total ** 2 / sum(w * w for w in weights)
+    return mean, math.sqrt(var / max(1.0, effective - 1))
+
+
+def report(items: list[dict], met: Counter[str], games: int) -> None:
+    weights = [met[item["position"]] for item in items]
+    guesses = sum(weights)
+    print(f"{len(items)} positions ({guesses} guesses outside the exact endgame in {games} "
+          f"games), {len(items[0]['outcomes'][0])} layouts each")
+    for phase, keep in (("all", lambda u: True), ("opening (more than 400 unknown cells)",
+                                                  lambda u: u > 400),
+                        ("the rest", lambda u: u <= 400)):
+        chosen = [(item, w) for item, w in zip(items, weights) if keep(item["unknown"])]
+        if not chosen:
+            continue
+        sub_items, sub_w = zip(*chosen)
+        print(f"{phase}: {len(sub_items)} positions, {sum(sub_w)} guesses")
+        rate = lambda o: o.count("1") / len(o)
+        base, se = weighted([rate(i["outcomes"][0]) for i in sub_items], list(sub_w))
+        print(f"  best's guess wins {base:.2%} (+- {se:.2%})")
+        most = max(len(i["outcomes"]) for i in sub_items)
+        for k in range(1, most):
+            having = [i for i in sub_items if len(i["outcomes"]) > k]
+            if having:
+                diffs = [rate(i["outcomes"][k]) - rate(i["outcomes"][0]) for i in having]
+                mean, se = weighted(diffs, [met[i["position"]] for i in having])
+                spread, oracle = true_spread([(i["outcomes"][0], i["outcomes"][k])
+                                              for i in having])
+                print(f"  candidate {k + 1} minus best's guess: {mean:+.2%} (+- {se:.2%}) over "
+                      f"{sum(met[i['position']] for i in having)} guesses; spread between "
+                      f"positions {spread:.2%}, an oracle taking it when better {oracle:+.2%}")
+        for gated in (False, True):
+            gains = [chooser_gain(i["outcomes"], gated) for i in sub_items]
+            mean, se = weighted(gains, list(sub_w))
+            per_game = mean * sum(sub_w) / games
+            print(f"  rollout chooser{' (gated)' if gated else ''}: {mean:+.2%} (+- {se:.2%}) "
+                  f"per guess, {per_game:+.2%} per game")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--difficulty", default="expert",
+                        choices=["beginner", "intermediate", "expert"])
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=240000)
+    parser.add_argument("--top", type=int, default=3)
+    parser.add_argument("--layouts", type=int, default=400)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--output", default=None,
+                        help="the rollouts, one JSON line per position (default "
+                             "benchmarks/results/rollout-gain-DIFFICULTY-seedSEED.jsonl)")
+    args = parser.parse_args(argv)
+    if min(args.games, args.jobs, args.layouts) < 1 or args.top < 2 or args.layouts % 2:
+        parser.error("--games, --jobs and --layouts must be at least 1, --layouts even, "
+                     "--top at least 2")
+    spec = PlaySpec.standard(args.difficulty)
+    output = Path(args.output or Path(__file__).resolve().parent / "results" /
+                  f"rollout-gain-{args.difficulty}-seed{args.seed}.jsonl")
+    met = guess_positions(spec, args.games, args.seed)
+    done: dict[str, dict] = {}
+    if output.exists():
+        for line in output.read_text().splitlines():
+            item = json.loads(line)
+            if len(item["outcomes"][0]) == args.layouts:
+                done[item["position"]] = item
+    todo = [text for text in met if text not in done]
+    print(f"{len(met)} positions, {len(todo)} to play out", file=sys.stderr)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        jobs = [pool.submit(play_out, text, args.top, args.layouts, args.seed) for text in todo]
+        for job in jobs:
+            item = job.result()
+            done[item["position"]] = item
+            out.write(json.dumps(item) + "\n")
+            out.flush()
+    items = [done[text] for text in met if len(done[text]["outcomes"]) >= 2]
+    if not items:
+        print("no guess with two candidates outside the exact endgame")
+        return
+    report(items, met, args.games)
+
+
+if __name__ == "__main__":
+    main()

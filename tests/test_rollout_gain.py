@@ -1,0 +1,47 @@
+"""``benchmarks/rollout_gain.py``: best's guesses against its runners-up, played out."""
+
+import json
+
+import pytest
+import rollout_gain
+
+
+def test_the_chooser_is_scored_on_the_half_it_did_not_choose_with():
+    # Candidate 1 wins everywhere: chosen on either half, it gains everything on the other.
+    assert rollout_gain.chooser_gain(["0000", "1111"], gated=False) == 1.0
+    # Each half favours the candidate that loses on the other: the chooser's luck is not gain.
+    assert rollout_gain.chooser_gain(["1100", "0011"], gated=False) == -0.5
+    # Gated: 2 layouts won by candidate 1 alone are not enough to leave best's guess.
+    assert rollout_gain.chooser_gain(["0000", "1111"], gated=True) == 0.0
+    assert rollout_gain.chooser_gain(["0" * 40, "1" * 40], gated=True) == 1.0
+
+
+def test_weighted_mean_counts_a_position_as_often_as_met():
+    mean, _ = rollout_gain.weighted([0.0, 1.0], [3, 1])
+    assert mean == 0.25
+
+
+def test_a_small_run_saves_its_rollouts_and_plays_only_what_is_missing(tmp_path, capsys):
+    output = tmp_path / "gain.jsonl"
+    args = ["--difficulty", "beginner", "--games", "12", "--seed", "5", "--layouts", "20",
+            "--output", str(output)]
+    rollout_gain.main(args)
+    first = capsys.readouterr()
+    lines = output.read_text().splitlines()
+    assert lines and "guesses outside the exact endgame in 12 games" in first.out
+    for line in lines:
+        item = json.loads(line)
+        assert len(item["outcomes"]) == len(item["candidates"]) >= 2
+        assert all(len(o) == 20 for o in item["outcomes"])
+        assert item["values"] == sorted(item["values"], reverse=True)
+    rollout_gain.main(args)
+    again = capsys.readouterr()
+    assert "0 to play out" in again.err and again.out == first.out
+    assert output.read_text().splitlines() == lines
+
+
+def test_bad_arguments_are_refused(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        rollout_gain.main(["--layouts", "3"])
+    assert exit_.value.code == 2
+    assert "--layouts even" in capsys.readouterr().err
