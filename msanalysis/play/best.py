@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -219,10 +219,7 @@ class BestStrategy(ForcedFirst):
         outlook = Outlook(analysis, blend=self.blend)
         values = []
         for cell in picked:
-            try:
-                value = outlook.lookahead(cell)[0]  # type: ignore[index]
-            except AnalysisTooHard:
-                value = float(risks.estimate[cell])
+            value, _ = _look_ahead(outlook, risks, cell)
             values.append((-round(value * bonus.get(cell, 1.0), 12), cell))
         return [(cell, -key) for key, cell in sorted(values)]
 
@@ -302,10 +299,7 @@ class BestStrategy(ForcedFirst):
             floor = None if best is None else -best[0][0] - TIE
             if floor is not None and risks.safe[cell] * factor <= floor:
                 continue  # even a guess that surely makes progress cannot beat the best
-            try:
-                found = outlook.lookahead(cell, cutoff=None if floor is None else floor / factor)
-            except AnalysisTooHard:  # recounting this cell's component is too hard: estimate
-                found = (risks.estimate[cell], risks.quick[cell])
+            found = _look_ahead(outlook, risks, cell, None if floor is None else floor / factor)
             if found is None:
                 continue  # it cannot beat the best so far
             value, progress = found
@@ -315,6 +309,23 @@ class BestStrategy(ForcedFirst):
         assert best is not None, "the safest candidate is always examined"
         _, cell, progress = best
         return cell, progress
+
+
+@overload
+def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
+                cutoff: None = None) -> tuple[float, float]: ...
+@overload
+def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
+                cutoff: float | None) -> tuple[float, float] | None: ...
+
+def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
+                cutoff: float | None = None) -> tuple[float, float] | None:
+    """``(value, progress)`` of a candidate by the look ahead (None: at most ``cutoff``); the
+    quick estimate when recounting its component is too hard."""
+    try:
+        return outlook.lookahead(cell, cutoff=cutoff)
+    except AnalysisTooHard:
+        return float(risks.estimate[cell]), float(risks.quick[cell])
 
 
 @cache

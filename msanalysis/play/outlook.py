@@ -214,6 +214,11 @@ class Outlook:
         layouts = sum(o.layouts for o in self.outcomes(cell) if o.progress)
         return Fraction(layouts, self.counts.solutions)
 
+    @overload
+    def lookahead(self, cell: Cell, cutoff: None = None) -> tuple[float, float]: ...
+    @overload
+    def lookahead(self, cell: Cell, cutoff: float | None) -> tuple[float, float] | None: ...
+
     def lookahead(self, cell: Cell, cutoff: float | None = None) -> tuple[float, float] | None:
         """``(chance of surviving this guess and the next one, progress)`` for ``cell``.
 
