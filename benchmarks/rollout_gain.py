@@ -88,7 +88,7 @@ def play_out(text: str, top: int, layouts: int, seed: int) -> dict:
     return {"position": text, "candidates": [list(c) for c, _ in ranked],
             "values": [v for _, v in ranked],
             "outcomes": ["".join("1" if w else "0" for w in row) for row in won.tolist()],
-            "unknown": len(position.hidden)}
+            "hidden": len(position.hidden)}
 
 
 def chooser_gain(outcomes: list[str], gated: bool) -> float:
@@ -156,10 +156,10 @@ def report(items: list[dict], met: Counter[str], games: int) -> None:
     guesses = sum(weights)
     print(f"{len(items)} positions ({guesses} guesses outside the exact endgame in {games} "
           f"games), {len(items[0]['outcomes'][0])} layouts each")
-    for phase, keep in (("all", lambda u: True), ("opening (more than 400 unknown cells)",
+    for phase, keep in (("all", lambda u: True), ("opening (more than 400 hidden cells)",
                                                   lambda u: u > 400),
                         ("the rest", lambda u: u <= 400)):
-        chosen = [(item, w) for item, w in zip(items, weights) if keep(item["unknown"])]
+        chosen = [(item, w) for item, w in zip(items, weights) if keep(item["hidden"])]
         if not chosen:
             continue
         sub_items, sub_w = zip(*chosen)
