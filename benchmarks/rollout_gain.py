@@ -160,8 +160,8 @@ def report(items: list[dict], met: Counter[str], games: int) -> None:
                                                   lambda u: u > 400),
                         ("the rest", lambda u: u <= 400)):
         chosen = [(item, w) for item, w in zip(items, weights) if keep(item["hidden"])]
-        if not chosen:
-            continue
+        if not chosen or (phase != "all" and len(chosen) == len(items)):
+            continue  # nothing there, or all of it (small boards have no opening this big)
         sub_items, sub_w = zip(*chosen)
         print(f"{phase}: {len(sub_items)} positions, {sum(sub_w)} guesses")
         rate = lambda o: o.count("1") / len(o)

@@ -1,9 +1,14 @@
-"""``benchmarks/rollout_gain.py``: best's guesses against its runners-up, played out."""
+"""``benchmarks/rollout_gain.py`` (best's guesses against its runners-up, played out) and
+``benchmarks/rollout_fit.py`` (their differences fitted to the cells' features)."""
 
 import json
 
+import numpy as np
 import pytest
+import rollout_fit
 import rollout_gain
+
+from msanalysis.position import Position
 
 
 def test_the_chooser_is_scored_on_the_half_it_did_not_choose_with():
@@ -45,3 +50,28 @@ def test_bad_arguments_are_refused(capsys):
         rollout_gain.main(["--layouts", "3"])
     assert exit_.value.code == 2
     assert "--layouts even" in capsys.readouterr().err
+
+
+# -- rollout_fit.py ------------------------------------------------------------------------------
+
+def test_fit_recovers_the_coefficients_of_exact_data():
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(50, 2))
+    beta, se = rollout_fit.fit(x, x @ np.array([0.3, -0.05]), np.full(50, 0.01))
+    assert np.allclose(beta, [0.3, -0.05]) and np.all(se < 1e-9)
+
+
+def test_features_count_the_cells_a_reveal_makes_safe():
+    # The corner of an empty 4x4 board with 3 mines (Outlook's example): safe in 455 of 560
+    # layouts; a 0 (220 layouts) makes its 3 neighbours safe, a 3 (1 layout) the 12 far cells.
+    position = Position.from_text("mines: 3\n????\n????\n????\n????")
+    ((value, safety, progress, clears),) = rollout_fit.features(position, [(0, 0)])
+    assert safety == 455 / 560 and progress == 221 / 560
+    assert clears == (220 * 3 + 12) / 560 and progress <= value <= safety
+
+
+def test_fit_names_an_unreadable_file(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        rollout_fit.main([str(tmp_path / "missing.jsonl")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.startswith("error: ") and "missing.jsonl" in err

@@ -1,0 +1,116 @@
+"""What the look ahead misses: rollouts' differences between candidates fitted to their features.
+
+Reads the rollouts saved by ``benchmarks/rollout_gain.py`` and, for each runner-up against
+``best``'s guess in each position, fits the difference in win rate (runner-up minus guess) by
+weighted least squares, without intercept, to the differences in four features of the two cells:
+
+- ``value``: the look ahead's value (chance of surviving this guess and the next one);
+- ``safety``: the chance that the cell is safe;
+- ``progress``: the chance that revealing it makes another cell safe;
+- ``clears``: the expected number of cells it makes safe (over its numbers, by analysing the
+  position with the number shown).
+
+Each pair weighs the inverse of its rollouts' noise (from the layouts won by one only). Pairs
+where either cell has a 50/50 bonus (its ranked value is not its look-ahead value) are left out:
+the bonus is a different kind of value. A feature whose coefficient is clear of zero beside the
+value's says what the look ahead undervalues.
+
+    python benchmarks/rollout_fit.py benchmarks/results/rollout-gain-expert-seed24*.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from msanalysis.analysis import analyze
+from msanalysis.play.outlook import Outlook
+from msanalysis.position import HIDDEN, Position
+
+FEATURES = ("value", "safety", "progress", "clears")
+
+
+def features(position: Position, cells: list[tuple[int, int]]) -> list[tuple[float, ...]]:
+    """``(value, safety, progress, clears)`` of each cell."""
+    analysis = analyze(position)
+    outlook = Outlook(analysis, blend=0.25)
+    found: list[tuple[float, ...]] = []
+    for cell in cells:
+        value, progress = outlook.lookahead(cell)
+        safety = 1 - analysis.mine_layouts(cell) / analysis.solutions
+        clears = 0
+        for outcome in outlook.outcomes(cell):
+            if outcome.progress:
+                states = position.states.copy()
+                states[cell] = outcome.number
+                after = analyze(Position(states, position.total_mines))
+                safe = (np.array(after.probabilities) == 0) & (states == HIDDEN)
+                clears += outcome.layouts * int(safe.sum())
+        found.append((value, safety, progress, clears / analysis.solutions))
+    return found
+
+
+def pairs(items: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Feature differences, win-rate differences and their noise variances."""
+    rows, diffs, noise = [], [], []
+    for item in items:
+        if len(item["outcomes"]) < 2:
+            continue
+        cells = [(int(r), int(c)) for r, c in item["candidates"]]
+        found = features(Position.from_text(item["position"]), cells)
+        bonus = [abs(ranked - f[0]) > 1e-9 for ranked, f in zip(item["values"], found)]
+        base = item["outcomes"][0]
+        for k in range(1, len(cells)):
+            if bonus[0] or bonus[k]:
+                continue  # a 50/50 bonus: a different kind of value
+            other, n = item["outcomes"][k], len(base)
+            only_base = sum(x == "1" and y == "0" for x, y in zip(base, other)) / n
+            only_other = sum(x == "0" and y == "1" for x, y in zip(base, other)) / n
+            d = only_other - only_base
+            rows.append([a - b for a, b in zip(found[k], found[0])])
+            diffs.append(d)
+            noise.append(max((only_base + only_other - d * d) / n, 1e-6))
+    return np.array(rows), np.array(diffs), np.array(noise)
+
+
+def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted least squares without intercept: coefficients and their standard errors."""
+    w = 1 / noise
+    root = np.sqrt(w)
+    beta = np.linalg.lstsq(x * root[:, None], y * root, rcond=None)[0]
+    residual = y - x @ beta
+    sigma2 = float(np.sum(w * residual ** 2)) / max(1, len(y) - x.shape[1])
+    covariance = sigma2 * np.linalg.inv((x * w[:, None]).T @ x)
+    return beta, np.sqrt(np.diag(covariance))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="+", help="rollouts saved by rollout_gain.py")
+    args = parser.parse_args(argv)
+    items = []
+    for name in args.files:
+        try:
+            with open(name) as saved:
+                items += [json.loads(line) for line in saved]
+        except (OSError, ValueError) as error:
+            print(f"error: {name}: {error}", file=sys.stderr)
+            sys.exit(2)
+    x, y, noise = pairs(items)
+    if len(y) <= len(FEATURES):
+        print(f"error: {len(y)} pairs without a 50/50 bonus: too few to fit {len(FEATURES)} "
+              f"features", file=sys.stderr)
+        sys.exit(2)
+    print(f"{len(y)} pairs without a 50/50 bonus; win rate of the runner-up minus best's guess, "
+          f"per unit of each feature's difference:")
+    for used in ([0], [0, 1, 2], [0, 1, 2, 3]):
+        beta, se = fit(x[:, used], y, noise)
+        terms = ", ".join(f"{FEATURES[j]} {b:+.4f} +-{s:.4f}" for j, b, s in zip(used, beta, se))
+        print(f"  {terms}")
+
+
+if __name__ == "__main__":
+    main()
