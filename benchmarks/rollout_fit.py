@@ -10,6 +10,11 @@ weighted least squares, without intercept, to the differences in four features o
 - ``clears``: the expected number of cells it makes safe (over its numbers, by analysing the
   position with the number shown).
 
+First, by how far apart the look ahead puts the two cells (its ranked values), how much the
+runner-up's win rate differs from the guess's: the mean, the true spread from position to
+position and what an oracle taking the runner-up wherever it is better would gain
+(:func:`rollout_gain.true_spread`; positions counted once). Then the fit.
+
 Each pair weighs the inverse of its rollouts' noise (from the layouts won by one only). Pairs
 where either cell has a 50/50 bonus (its ranked value is not its look-ahead value) are left out:
 the bonus is a different kind of value. A feature whose coefficient is clear of zero beside the
@@ -25,6 +30,7 @@ import json
 import sys
 
 import numpy as np
+from rollout_gain import true_spread
 
 from msanalysis.analysis import analyze
 from msanalysis.play.outlook import Outlook
@@ -87,6 +93,25 @@ def fit(x: np.ndarray, y: np.ndarray, noise: np.ndarray) -> tuple[np.ndarray, np
     return beta, np.sqrt(np.diag(covariance))
 
 
+GAPS = ((0.0, 0.002, "ties (under 0.002)"), (0.002, 0.03, "close (0.002 to 0.03)"),
+        (0.03, 2.0, "apart (0.03 or more)"))
+
+
+def by_gap(items: list[dict]) -> None:
+    """The runners-up against the guess, by the look ahead's gap between them."""
+    for k in (1, 2):
+        print(f"candidate {k + 1} against best's guess, by the gap in value between them:")
+        for low, high, name in GAPS:
+            pairs = [(i["outcomes"][0], i["outcomes"][k]) for i in items
+                     if len(i["outcomes"]) > k and low <= i["values"][0] - i["values"][k] < high]
+            if not pairs:
+                continue
+            mean = sum((b.count("1") - a.count("1")) / len(a) for a, b in pairs) / len(pairs)
+            spread, oracle = true_spread(pairs)
+            print(f"  {name}: {len(pairs)} positions, {mean:+.2%} on average, spread "
+                  f"{spread:.2%}, an oracle {oracle:+.2%} per position")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", help="rollouts saved by rollout_gain.py")
@@ -99,6 +124,7 @@ def main(argv: list[str] | None = None) -> None:
         except (OSError, ValueError) as error:
             print(f"error: {name}: {error}", file=sys.stderr)
             sys.exit(2)
+    by_gap(items)
     x, y, noise = pairs(items)
     if len(y) <= len(FEATURES):
         print(f"error: {len(y)} pairs without a 50/50 bonus: too few to fit {len(FEATURES)} "

@@ -75,3 +75,14 @@ def test_fit_names_an_unreadable_file(tmp_path, capsys):
         rollout_fit.main([str(tmp_path / "missing.jsonl")])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.startswith("error: ") and "missing.jsonl" in err
+
+
+def test_runners_up_are_grouped_by_the_gap_in_value(capsys):
+    # A tie that plays alike, and a close pair where the runner-up wins every other layout.
+    items = [{"values": [0.8, 0.8], "outcomes": ["1100", "1100"]},
+             {"values": [0.81, 0.80], "outcomes": ["0000", "1010"]}]
+    rollout_fit.by_gap(items)
+    out = capsys.readouterr().out
+    assert "ties (under 0.002): 1 positions, +0.00% on average" in out
+    assert "close (0.002 to 0.03): 1 positions, +50.00% on average" in out
+    assert "apart" not in out and "candidate 3" in out
