@@ -180,9 +180,7 @@ class BestStrategy(ForcedFirst):
         endgame = self._endgame_move(analysis)
         if endgame is not None:
             return endgame
-        risks = _Risks.of(position, analysis)
-        picked = self._candidates(analysis, risks)
-        bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
+        risks, picked, bonus = self._picked(position, analysis)
         cell, progress = self._best_candidate(analysis, risks, picked, bonus)
         explanation = None
         if self.explain:
@@ -213,15 +211,21 @@ class BestStrategy(ForcedFirst):
         >>> [(cell, round(value, 4)) for cell, value in BestStrategy().ranked(p, analyze(p))][:3]
         [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
         """
-        risks = _Risks.of(position, analysis)
-        picked = self._candidates(analysis, risks)
-        bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
+        risks, picked, bonus = self._picked(position, analysis)
         outlook = Outlook(analysis, blend=self.blend)
         values = []
         for cell in picked:
             value, _ = _look_ahead(outlook, risks, cell)
-            values.append((-round(value * bonus.get(cell, 1.0), 12), cell))
+            values.append((_rank(value * bonus.get(cell, 1.0)), cell))
         return [(cell, -key) for key, cell in sorted(values)]
+
+    def _picked(self, position: Position, analysis: Any
+                ) -> tuple[_Risks, list[Cell], dict[Cell, float]]:
+        """Steps 2 and 4: the risks, the candidates and their 50/50 bonus factors."""
+        risks = _Risks.of(position, analysis)
+        picked = self._candidates(analysis, risks)
+        bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
+        return risks, picked, bonus
 
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the exact endgame's first click, when few enough layouts are left."""
@@ -303,12 +307,18 @@ class BestStrategy(ForcedFirst):
             if found is None:
                 continue  # it cannot beat the best so far
             value, progress = found
-            key = (-round(value * factor, 12), cell)
+            key = (_rank(value * factor), cell)
             if best is None or key < best[0]:
                 best = (key, cell, progress)
         assert best is not None, "the safest candidate is always examined"
         _, cell, progress = best
         return cell, progress
+
+
+def _rank(value: float) -> float:
+    """A candidate's sort key: its value negated (best first), rounded so that values that
+    differ only by rounding tie (ties then go to the first cell row-major)."""
+    return -round(value, 12)
 
 
 @overload
