@@ -30,7 +30,7 @@ import json
 import sys
 
 import numpy as np
-from rollout_gain import true_spread
+from rollout_gain import difference, true_spread
 
 from msanalysis.analysis import analyze
 from msanalysis.play.outlook import Outlook
@@ -72,13 +72,10 @@ def pairs(items: list[dict]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         for k in range(1, len(cells)):
             if bonus[0] or bonus[k]:
                 continue  # a 50/50 bonus: a different kind of value
-            other, n = item["outcomes"][k], len(base)
-            only_base = sum(x == "1" and y == "0" for x, y in zip(base, other)) / n
-            only_other = sum(x == "0" and y == "1" for x, y in zip(base, other)) / n
-            d = only_other - only_base
+            d, variance = difference(base, item["outcomes"][k])
             rows.append([a - b for a, b in zip(found[k], found[0])])
             diffs.append(d)
-            noise.append(max((only_base + only_other - d * d) / n, 1e-6))
+            noise.append(max(variance, 1e-6))
     return np.array(rows), np.array(diffs), np.array(noise)
 
 
@@ -106,7 +103,7 @@ def by_gap(items: list[dict]) -> None:
                      if len(i["outcomes"]) > k and low <= i["values"][0] - i["values"][k] < high]
             if not pairs:
                 continue
-            mean = sum((b.count("1") - a.count("1")) / len(a) for a, b in pairs) / len(pairs)
+            mean = sum(difference(a, b)[0] for a, b in pairs) / len(pairs)
             spread, oracle = true_spread(pairs)
             print(f"  {name}: {len(pairs)} positions, {mean:+.2%} on average, spread "
                   f"{spread:.2%}, an oracle {oracle:+.2%} per position")

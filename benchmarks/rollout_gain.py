@@ -91,23 +91,35 @@ def play_out(text: str, top: int, layouts: int, seed: int) -> dict:
             "hidden": len(position.hidden)}
 
 
+def won_by_one(a: str, b: str) -> tuple[int, int]:
+    """Of the same layouts (``1`` won, ``0`` lost), how many ``a`` alone won and ``b`` alone."""
+    return (sum(x == "1" and y == "0" for x, y in zip(a, b)),
+            sum(x == "0" and y == "1" for x, y in zip(a, b)))
+
+
+def difference(a: str, b: str) -> tuple[float, float]:
+    """``b``'s win rate minus ``a``'s on the same layouts, and the variance of that difference
+    from the rollouts' own noise (known from the layouts won by one only)."""
+    n = len(a)
+    only_a, only_b = (count / n for count in won_by_one(a, b))
+    d = only_b - only_a
+    return d, (only_a + only_b - d * d) / n
+
+
 def chooser_gain(outcomes: list[str], gated: bool) -> float:
     """Win-rate gain over candidate 0 of picking by one half of the layouts, scored on the other
     (both ways round, averaged)."""
     n = len(outcomes[0])
-    halves = (range(0, n // 2), range(n // 2, n))
+    halves = (slice(0, n // 2), slice(n // 2, n))
     gain = 0.0
     for choose, score in (halves, halves[::-1]):
-        wins = [sum(o[i] == "1" for i in choose) for o in outcomes]
+        wins = [o[choose].count("1") for o in outcomes]
         pick = max(range(len(outcomes)), key=lambda k: (wins[k], -k))
         if gated and pick != 0:
-            only_pick = sum(outcomes[pick][i] == "1" and outcomes[0][i] == "0" for i in choose)
-            only_base = sum(outcomes[pick][i] == "0" and outcomes[0][i] == "1" for i in choose)
-            if Paired(len(choose), 0, 0, only_base, only_pick).p_value >= 0.05:
+            only_base, only_pick = won_by_one(outcomes[0][choose], outcomes[pick][choose])
+            if Paired(n // 2, 0, 0, only_base, only_pick).p_value >= 0.05:
                 pick = 0
-        scored = [sum(o[i] == "1" for i in score) / len(score) for o in (outcomes[0],
-                                                                         outcomes[pick])]
-        gain += (scored[1] - scored[0]) / 2
+        gain += difference(outcomes[0][score], outcomes[pick][score])[0] / 2
     return gain
 
 
@@ -115,18 +127,12 @@ def true_spread(pairs: list[tuple[str, str]]) -> tuple[float, float]:
     """How much two candidates' win rates really differ from position to position, and what an
     oracle would gain by taking the second wherever it is better (positions counted once).
 
-    The observed differences spread more than the true ones by the rollouts' own noise (known
-    from the layouts won by one only), so the true variance is the observed one less the mean
-    noise variance. With the differences normal, ``mean m`` and spread ``s``, the oracle gains
+    The observed differences spread more than the true ones by the rollouts' own noise (see
+    :func:`difference`), so the true variance is the observed one less the mean noise variance.
+    With the differences normal, ``mean m`` and spread ``s``, the oracle gains
     ``E[max(0, d)] = s phi(m / s) + m Phi(m / s)``: an estimate under that model.
     """
-    diffs, noise = [], []
-    for a, b in pairs:
-        n = len(a)
-        only_a = sum(x == "1" and y == "0" for x, y in zip(a, b)) / n
-        only_b = sum(x == "0" and y == "1" for x, y in zip(a, b)) / n
-        diffs.append(only_b - only_a)
-        noise.append((only_a + only_b - (only_b - only_a) ** 2) / n)
+    diffs, noise = zip(*(difference(a, b) for a, b in pairs)) if pairs else ((), ())
     if len(diffs) < 2:
         return float("nan"), float("nan")
     mean = sum(diffs) / len(diffs)
