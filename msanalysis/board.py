@@ -16,7 +16,8 @@ import numpy as np
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "check_size", "neighbour_counts", "neighbours"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "check_cells", "check_size", "neighbour_counts",
+           "neighbours", "oversized"]
 
 Cell = tuple[int, int]
 
@@ -26,6 +27,31 @@ MAX_CELLS = 10_000_000
 """The most cells a board or position may have: a 3,162 x 3,162 square. A game keeps a few bytes
 per cell, an analysis a few hundred per unknown cell; past this the toolkit refuses a size
 instead of running out of memory."""
+
+
+def oversized(digits: str) -> bool:
+    """Whether a size or count written in ``digits`` is more than any board can hold.
+
+    Such text is refused before it is read as a number: Python will not convert more than
+    4,300 digits, and no count on a board has more digits than :data:`MAX_CELLS`.
+
+    >>> oversized("99"), oversized("0099"), oversized("1" * 5000)
+    (False, False, True)
+    """
+    return len(digits.lstrip("0")) > len(str(MAX_CELLS))
+
+
+def check_cells(cells: int, line: int | None = None) -> None:
+    """Refuse text that already holds more than :data:`MAX_CELLS` cells, as it is read.
+
+    Raises
+    ------
+    ParseError
+        Naming the line reached.
+    """
+    if cells > MAX_CELLS:
+        raise ParseError(f"more than {MAX_CELLS} cells: larger than any board the toolkit "
+                         "holds", line=line)
 
 
 def check_size(width: int, height: int) -> None:
@@ -211,6 +237,7 @@ class Board:
                 raise ParseError(f"row has {len(row)} cells, the first row has {width}",
                                  line=number, column=min(len(row), width) + 1)
             rows.append(row)
+            check_cells(len(rows) * width, number)
         if not rows:
             raise ParseError("empty layout: expected rows of '*' and '.'")
         return cls(rows)

@@ -22,9 +22,9 @@ import typer
 from typer.core import TyperGroup
 
 from msanalysis import text
-from msanalysis.board import Board, Cell
+from msanalysis.board import MAX_CELLS, Board, Cell
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
-from msanalysis.exact import decimal, magnitude
+from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
@@ -35,6 +35,9 @@ EXIT_BAD_INPUT = 2
 """Exit status for input that cannot be used: a bad file, option or value."""
 EXIT_GAVE_UP = 3
 """Exit status when the work stopped at a limit (time or size) before the whole answer."""
+
+MAX_TIME_LIMIT = 10_000_000
+"""The longest ``--time-limit`` in seconds: a timer cannot be set much further ahead."""
 
 # The parsing errors of typer's click (vendored or not), found without importing its internals.
 _ClickException: type[Exception] = next(kind for kind in typer.BadParameter.__mro__
@@ -91,8 +94,10 @@ app = typer.Typer(
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Print ``error: message`` on stderr and leave with ``code``."""
-    typer.echo(f"error: {message}", err=True)
+    """Print ``error: message`` on stderr, on one line, and leave with ``code``."""
+    # A message may quote a file name or a value that holds a line break.
+    one_line = message.replace("\r", "\\r").replace("\n", "\\n")
+    typer.echo(f"error: {one_line}", err=True)
     raise typer.Exit(code)
 
 
@@ -125,6 +130,8 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
         fail(f"{option} takes ROW,COL with rows and columns counted from 0, such as 3,4; "
              f"got {text!r}")
+    if any(len(part.lstrip("0")) > len(str(MAX_CELLS)) for part in parts):
+        fail(f"{option} {text[:40]!r}: off any board (at most {MAX_CELLS} cells)")
     return int(parts[0]), int(parts[1])
 
 
@@ -137,9 +144,11 @@ def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
 
 
 def check_time_limit(seconds: float) -> None:
-    """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1)."""
-    if not (math.isfinite(seconds) and seconds > 0):
-        fail(f"--time-limit takes a positive number of seconds, got {seconds}")
+    """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1), or
+    longer than :data:`MAX_TIME_LIMIT` (timers cannot be set that far)."""
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_TIME_LIMIT):
+        fail(f"--time-limit takes a positive number of seconds up to {MAX_TIME_LIMIT:,} "
+             f"(about 115 days), got {seconds}")
 
 
 def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
@@ -489,16 +498,17 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
+    from msanalysis.files import read_text
     from msanalysis.reconstruction import NumberGrid, reconstruct
 
     if all_layouts and limit is not None:
         fail("give either --limit N or --all, not both")
-    if limit is not None and limit < 1:
-        fail(f"--limit must be at least 1, got {limit}")
+    if limit is not None and not 1 <= limit <= sys.maxsize:
+        fail(f"--limit must be at least 1 and at most {sys.maxsize}, got {limit}")
     check_time_limit(time_limit)
     with user_errors():
         if str(file) == "-":
-            grid = NumberGrid.from_text(sys.stdin.read(), rule=rule.value)
+            grid = NumberGrid.from_text(read_text("-"), rule=rule.value)
         else:
             grid = NumberGrid.load(file, rule=rule.value)
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
@@ -695,7 +705,7 @@ def _replay_text(path: Path, result) -> str:
     if survival is None:
         chance = "survival unknown (counting out of bounds)"
     else:
-        exact = f"{survival.numerator}/{survival.denominator}"
+        exact = fraction_text(survival)
         chance = f"survival {_percent_text(survival)}" + (f" ({exact})" if len(exact) <= 24 else "")
         chance += f", luck {luck:.2f} bits" if luck is not None and luck != float("inf") \
             else ", luck infinite (a forced mine was clicked)"
@@ -743,9 +753,10 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
             (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
 
 
-def _replay_report(file: str, positions: str | None = None,
-                   pictures: str | None = None) -> dict:
-    """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error"}``.
+def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
+                   time_limit: float | None = None) -> dict:
+    """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error",
+    "code"}`` (the exit status it calls for).
 
     Runs in worker processes too: every failure comes back as a message.
     """
@@ -754,34 +765,37 @@ def _replay_report(file: str, positions: str | None = None,
 
     path = Path(file)
     try:
-        result = analyze_replay(load_replay(path))
+        result = analyze_replay(load_replay(path), time_limit=time_limit)
         _write_guess_files(path, result, positions, pictures)
     except FileNotFoundError as error:
-        return {"file": file, "error": f"no such file: {error.filename}"}
+        return {"file": file, "error": f"no such file: {error.filename}", "code": EXIT_BAD_INPUT}
     except IsADirectoryError:
-        return {"file": file, "error": f"is a directory, not a replay: {file}"}
+        return {"file": file, "error": f"is a directory, not a replay: {file}",
+                "code": EXIT_BAD_INPUT}
     except ModuleNotFoundError as error:
-        return {"file": file, "error": str(error)}
+        return {"file": file, "error": str(error), "code": EXIT_BAD_INPUT}
     except (ValueError, OSError, AnalysisTooHard) as error:
         message = str(error)
-        return {"file": file, "error": message if file in message else f"{file}: {message}"}
+        code = EXIT_GAVE_UP if isinstance(error, AnalysisTooHard) else EXIT_BAD_INPUT
+        return {"file": file, "error": message if file in message else f"{file}: {message}",
+                "code": code}
     return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),
             "row": _replay_row(path, result)}
 
 
 def _replay_reports(files: list[str], positions: str | None, pictures: str | None, jobs: int,
-                    dask: str | None) -> Iterator[dict]:
+                    dask: str | None, time_limit: float) -> Iterator[dict]:
     """Reports in the order of ``files``, from this process, local workers or a Dask cluster."""
     if dask is not None:
-        try:
-            from distributed import Client, as_completed
-        except ImportError:
-            fail("running on Dask needs the 'distributed' package: pip install 'msanalysis[dask]'")
-        client = Client(dask, timeout="10s")
+        from msanalysis.play.bench import dask_client
+
+        with user_errors():
+            client = dask_client(dask)
+        from distributed import as_completed
         futures = []
         try:
             futures = client.map(_replay_report, files, [positions] * len(files),
-                                 [pictures] * len(files), pure=False)
+                                 [pictures] * len(files), [time_limit] * len(files), pure=False)
             done: dict[str, dict] = {}
             for future in as_completed(futures):
                 report = future.result()
@@ -795,14 +809,14 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         return
     if jobs == 1 or len(files) == 1:
         for file in files:
-            yield _replay_report(file, positions, pictures)
+            yield _replay_report(file, positions, pictures, time_limit)
         return
     import multiprocessing
     from functools import partial
 
     with multiprocessing.Pool(min(jobs, len(files))) as pool:
-        yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures),
-                             files)
+        yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures,
+                                     time_limit=time_limit), files)
 
 
 @app.command("replay")
@@ -823,10 +837,13 @@ def replay_command(
     dask: Annotated[Optional[str], typer.Option(
         help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the "
         "files.")] = None,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds allowed for each replay (exit 3 when one runs out).")] = 600.0,
 ) -> None:
     """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
     from msanalysis.play.bench import check_jobs
 
+    check_time_limit(time_limit)
     with user_errors():
         check_jobs(jobs)
     for folder in (positions, svg):
@@ -835,13 +852,13 @@ def replay_command(
                 folder.mkdir(parents=True, exist_ok=True)
     names = [str(file) for file in files]
     reports = _replay_reports(names, None if positions is None else str(positions),
-                              None if svg is None else str(svg), jobs, dask)
+                              None if svg is None else str(svg), jobs, dask, time_limit)
     rows, failed = [], 0
 
     def show(report: dict) -> None:
         nonlocal failed
         if "error" in report:
-            failed += 1
+            failed = max(failed, report["code"])
             typer.echo(f"error: {report['error']}", err=True)
             return
         rows.append(report["row"])
@@ -880,7 +897,7 @@ def replay_command(
         typer.echo(f"wrote {csv_file} ({len(rows)} replay{'s' if len(rows) != 1 else ''})",
                    err=True)
     if failed:
-        raise typer.Exit(EXIT_BAD_INPUT)
+        raise typer.Exit(failed)  # 3 when a replay ran out of time, else 2
 
 
 # == puzzles: puzzle make, puzzle solve ==========================================================
@@ -1017,7 +1034,7 @@ def puzzle_solve(
 
     check_time_limit(time_limit)
     with user_errors():
-        source = sys.stdin.read() if str(file) == "-" else read_text(file)
+        source = read_text(file)
         try:
             grid = read_grid(source, rule=None if rule is None else rule.value)
         except ParseError as error:

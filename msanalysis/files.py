@@ -8,6 +8,7 @@ holds is read by the types it describes; :mod:`msanalysis.formats` tells which o
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from msanalysis.errors import ParseError
@@ -29,7 +30,8 @@ def limited(data: bytes, source: str) -> bytes:
 
 
 def read_bytes(path: str | Path) -> bytes:
-    """The bytes of a file, reading at most one byte past :data:`MAX_FILE_BYTES`.
+    """The bytes of a file (``-``: standard input), reading at most one byte past
+    :data:`MAX_FILE_BYTES`.
 
     Raises
     ------
@@ -38,17 +40,20 @@ def read_bytes(path: str | Path) -> bytes:
     OSError
         When it cannot be read.
     """
+    if str(path) == "-":
+        return limited(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "stdin")
     with open(path, "rb") as stream:
         return limited(stream.read(MAX_FILE_BYTES + 1), str(path))
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a file; a file that is not UTF-8 text, or too large, is a ParseError."""
+    """The text of a file (``-``: standard input); a file that is not UTF-8 text, or too large,
+    is a ParseError."""
     try:
         return read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
         raise ParseError("not a text file (expected rows of cell characters)",
-                         source=str(path)) from None
+                         source="stdin" if str(path) == "-" else str(path)) from None
 
 
 def decode_text(data: bytes) -> str | None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from msanalysis.board import Cell
+from msanalysis.board import MAX_CELLS, Cell, check_cells, oversized
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import read_text
 
@@ -130,6 +130,9 @@ class Position:
                 if header is None:
                     raise ParseError(f"bad header {line!r}: expected 'mines: N' with N in "
                                      "digits 0-9", line=number)
+                if oversized(header.group(1)):
+                    raise ParseError(f"'mines:' {header.group(1)[:20]}... is more mines than "
+                                     f"any board holds (at most {MAX_CELLS} cells)", line=number)
                 header_mines, header_line = int(header.group(1)), number
                 continue
             row = []
@@ -150,6 +153,7 @@ class Position:
                 raise ParseError(f"row has {len(row)} cells, but the row on line {first_row_line} "
                                  f"has {width}", line=number, column=min(len(row), width) + 1)
             rows.append(row)
+            check_cells(len(rows) * width, number)
         if not rows:
             raise ParseError("empty position: expected rows of '?', 'F', '.' and digits")
         mines = header_mines if total_mines is None else total_mines
@@ -187,7 +191,11 @@ class Position:
         if header is None:
             raise ParseError(f"bad .mine header {lines[0].strip()!r}: expected WxHxM such as "
                              "30x16x99", line=1)
+        if any(oversized(group) for group in header.groups()):
+            raise ParseError(f"the header's numbers are larger than any board (at most "
+                             f"{MAX_CELLS} cells)", line=1)
         width, height, mines = (int(group) for group in header.groups())
+        check_cells(width * height, 1)
         if width == 0 or height == 0:
             raise ParseError(f"the header gives an empty board ({width}x{height})", line=1)
         rows: list[list[int]] = []

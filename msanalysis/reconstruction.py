@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.board import MAX_CELLS, Board, Cell, check_cells, neighbour_counts, oversized
 from msanalysis.errors import AnalysisTooHard, InvalidInput, NoLayout, ParseError, name_clues
 from msanalysis.files import read_text
 
@@ -180,6 +180,7 @@ class NumberGrid:
                                  line=number, column=first + min(len(row), len(rows[0])))
             rows.append(row)
             where.append((number, first))
+            check_cells(len(rows) * len(row), number)
         if not rows:
             raise ParseError("empty number grid: expected rows of digits and '?'")
         array = np.array(rows, dtype=np.int16)
@@ -366,6 +367,9 @@ def _parse_tatham(game_id: str, line: int, first: int) -> np.ndarray:
     if size is None:
         raise ParseError("a Tatham Mosaic ID starts with WxH: (width x height)", line=line,
                          column=first)
+    if any(oversized(v) for v in size.group(0).split("x")):
+        raise ParseError(f"a Tatham Mosaic ID's size is larger than any board (at most "
+                         f"{MAX_CELLS} cells)", line=line, column=first)
     width, height = (int(v) for v in size.group(0).split("x"))
     end = size.end()
     if end == len(game_id) or game_id[end] != ":":
@@ -376,6 +380,7 @@ def _parse_tatham(game_id: str, line: int, first: int) -> np.ndarray:
     if width == 0 or height == 0:
         raise ParseError(f"a Tatham Mosaic ID needs a positive size, got {width}x{height}",
                          line=line, column=first)
+    check_cells(width * height, line)
     body = game_id[end + 1:]
     start = first + end + 1  # column of the first character after ':'
     codes = np.frombuffer(body.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)

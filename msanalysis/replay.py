@@ -327,6 +327,14 @@ def save_replay(replay: Replay, path: str | Path) -> None:
     Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
+def _is_seconds(value: int | float) -> bool:
+    """Whether a time read from a replay is a finite number of seconds a float can hold."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
+
+
 def _read_ours(data: bytes, source: str) -> Replay:
     def fail(message: str, line: int | None = None) -> ReplayError:
         return ReplayError(message, line=line, source=source)
@@ -346,6 +354,8 @@ def _read_ours(data: bytes, source: str) -> Replay:
             continue
         try:
             record = json.loads(line)
+        except RecursionError:
+            raise fail("not a JSON object (nested too deeply)", number) from None
         except json.JSONDecodeError as error:
             if number == len(lines) and not complete and records:
                 raise fail("truncated: the last line is cut short", number) from None
@@ -394,13 +404,17 @@ def _read_ours(data: bytes, source: str) -> Replay:
     except ValueError:
         raise fail(f"bad date {date_text!r}: expected ISO 8601", header_line) from None
     seconds = field_of("seconds", (int, float), optional=True)
+    if seconds is not None and not _is_seconds(seconds):
+        raise fail(f"header field 'seconds' is not a number of seconds: {str(seconds)[:40]}",
+                   header_line)
     actions = []
     for number, record in records[1:]:
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
         if (not isinstance(cell, list) or len(cell) != 2
                 or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
             raise fail("an action needs \"cell\": [row, col]", number)
-        if not isinstance(moment, (int, float)) or isinstance(moment, bool):
+        if not isinstance(moment, (int, float)) or isinstance(moment, bool) \
+                or not _is_seconds(moment):
             raise fail("an action needs \"time\": seconds", number)
         try:
             actions.append(Action(ActionKind(str(kind)), (cell[0], cell[1]), moment))
@@ -417,6 +431,9 @@ def _read_ours(data: bytes, source: str) -> Replay:
     except ValueError as error:
         raise fail(str(error)) from None
     first = header.get("first_click")
+    if first is not None and not (isinstance(first, list) and len(first) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in first)):
+        raise fail("header field 'first_click' is not [row, col]", header_line)
     if first is not None and replay.first_click is not None \
             and tuple(first) != replay.first_click:
         raise fail(f"the header's first click {tuple(first)} is not the first reveal "

@@ -99,6 +99,19 @@ def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):
     assert json.loads(result.stdout)["file"] == str(good)
 
 
+def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
+    import msanalysis.play.judge as judge
+
+    ticks = iter(range(0, 10_000, 4))  # every look at the clock: 4 s later
+    monkeypatch.setattr(judge.time, "monotonic", lambda: next(ticks))
+    good, slow = _games(tmp_path, seeds=(3, 4))
+    result = runner.invoke(app, ["replay", str(slow), "--time-limit", "10", "--json"])
+    assert result.exit_code == 3
+    assert result.stderr == (f"error: {slow}: judging stopped at the time limit (10 s) before "
+                             f"action 3 of {len(load_replay(slow).actions)}\n")
+    assert runner.invoke(app, ["replay", str(good), "--time-limit", "0"]).exit_code == 2
+
+
 def test_bad_jobs():
     result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs takes 1 to 64" in result.stderr

@@ -75,6 +75,52 @@ def test_sizes_that_cannot_be_held_are_refused(args):
     assert "at most 10000000 can be held" in one_error_line(run(*args), 2)
 
 
+BIG_ROWS = 3200  # 3200 x 3200 cells: more than a board may have
+
+
+@pytest.mark.parametrize("name, text, command", [
+    ("mines.txt", "mines: " + "9" * 5000 + "\n??\n", "show"),
+    ("header.mine", "9" * 5000 + "x2x1\nHH\nHH\n", "analyze"),
+    ("tatham.txt", "9" * 5000 + "x2:aa\n", "reconstruct"),
+    ("position.txt", "mines: 1\n" + "\n".join(["?" * BIG_ROWS] * BIG_ROWS), "show"),
+    ("layout.txt", "\n".join(["." * BIG_ROWS] * BIG_ROWS), "metrics"),
+    ("grid.txt", "\n".join(["?" * BIG_ROWS] * BIG_ROWS), "reconstruct"),
+    ("cells.mine", "4000x4000x1\n", "analyze"),
+], ids=["mines-digits", "mine-header-digits", "tatham-digits", "position-cells", "layout-cells",
+        "grid-cells", "mine-header-cells"])
+def test_numbers_and_sizes_beyond_any_board_are_refused_as_read(tmp_path, name, text, command):
+    # Past Python's 4,300 digits, or past the cells a board may have: refused while reading.
+    path = tmp_path / name
+    path.write_text(text)
+    assert "than any board" in one_error_line(run(command, path), 2)
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["analyze", PUZZLES / "positions" / "fifty-fifty-corner.txt", "--explain",
+      "1" + "0" * 5000 + ",0"], "off any board"),
+    (["reconstruct", "-", "--limit", str(10 ** 30)], "--limit must be at least 1 and at most"),
+    (["reconstruct", "-", "--time-limit", "1e10"], "up to 10,000,000"),
+    (["play", "--games", "1", "--dask", "garbage"], "cannot use the Dask scheduler"),
+    (["replay", "any.msreplay.jsonl", "--dask", "garbage"], "cannot use the Dask scheduler"),
+])
+def test_option_values_beyond_what_can_be_used(args, fragment):
+    if "--dask" in args:
+        pytest.importorskip("distributed")
+    assert fragment in one_error_line(run(*args, stdin="1?\n"), 2)
+
+
+def test_stdin_that_is_not_text_and_names_with_line_breaks(tmp_path):
+    result = runner.invoke(app, ["reconstruct", "-"], input=b"1\xff\n")
+    assert "stdin: not a text file" in one_error_line(result, 2)
+    assert "no such file: a\\nb.txt" in one_error_line(run("show", "a\nb.txt"), 2)
+
+
+def test_best_plays_boards_whose_counts_pass_a_float():
+    # 40x40 with 320 mines: the look ahead's layout counts exceed 1e308.
+    result = run("play", "--games", "1", "--width", "40", "--height", "40", "--mines", "320")
+    assert result.exit_code == 0 and "games          1" in result.stdout
+
+
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
 @pytest.mark.parametrize("command", ["show", "analyze", "metrics", "reconstruct", "solvable"])
 def test_endless_input_is_read_with_a_bound(command):

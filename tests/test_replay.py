@@ -275,6 +275,9 @@ def test_our_format_result_contradicting_the_clicks(tmp_path):
     ('{"time": 0.5, "action": "reveal", "cell": [99, 0]}', "off the"),
     ('{"time": "soon", "action": "reveal", "cell": [0, 0]}', "time"),
     ('[1, 2]', "not a JSON object"),
+    ('{"time": 1' + "0" * 400 + ', "action": "reveal", "cell": [0, 0]}', "time"),
+    ('{"time": NaN, "action": "reveal", "cell": [0, 0]}', "time"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
 ])
 def test_our_format_bad_action_lines(tmp_path, line, expected):
     path, lines = _ours(tmp_path)
@@ -290,6 +293,20 @@ def test_our_format_bad_header(tmp_path):
     path, lines = _ours(tmp_path, rules="lucky")
     path.write_text("\n".join(lines) + "\n")
     assert "unknown rules" in _error(path).reason
+
+
+@pytest.mark.parametrize("field, value, expected", [
+    ("first_click", 5, "'first_click' is not [row, col]"),
+    ("first_click", [0, True], "'first_click' is not [row, col]"),
+    ("seconds", 10 ** 400, "'seconds' is not a number of seconds"),
+])
+def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expected):
+    path, lines = _ours(tmp_path)
+    header = json.loads(lines[0])
+    header[field] = value
+    lines[0] = json.dumps(header)
+    path.write_text("\n".join(lines) + "\n")
+    assert expected in _error(path).reason
 
 
 def test_empty_unknown_and_binary_files(tmp_path):

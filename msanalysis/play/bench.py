@@ -246,15 +246,32 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
             yield from part
 
 
-def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
-              replays: str | Path | None) -> Iterator[GameResult]:
+def dask_client(address: str) -> Client:
+    """A client of the Dask scheduler at ``address`` (needs the ``distributed`` package).
+
+    Raises
+    ------
+    InvalidInput
+        When ``distributed`` is missing, or the address is malformed or does not answer within
+        10 seconds.
+    """
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise InvalidInput("running on Dask needs the 'distributed' package: "
-                         "pip install 'msanalysis[dask]'") from None
+                           "pip install 'msanalysis[dask]'") from None
+    try:
+        return Client(address, timeout="10s")
+    except (ValueError, OSError) as error:  # OSError covers timeouts too
+        raise InvalidInput(f"cannot use the Dask scheduler at {address!r}: {error}") from None
+
+
+def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
+              replays: str | Path | None) -> Iterator[GameResult]:
+    from distributed import as_completed  # present: checked by dask_client
+
     if isinstance(dask, str):  # an address: our own client, closed when done
-        client, own = Client(dask, timeout="10s"), True
+        client, own = dask_client(dask), True
     else:
         client, own = dask, False
     futures = []

@@ -276,7 +276,7 @@ class BestStrategy(ForcedFirst):
             influence = risk.influence(cell)
             if influence:
                 safe_layouts = solutions - analysis.mine_layouts(cell)
-                bonus[cell] = 1 + 0.9 * influence / safe_layouts
+                bonus[cell] = 1 + 0.9 * (influence / safe_layouts)  # ratio first: huge counts
                 if Fraction(safe_layouts + influence, solutions) >= 0.9 * (1 - risks.lowest) \
                         and cell not in picked:
                     picked.append(cell)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -365,7 +366,7 @@ def _first_probability(replay: Replay) -> Fraction | None:
 
 
 def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None = None,
-                   quick_look: bool = True) -> ReplayAnalysis:
+                   quick_look: bool = True, time_limit: float | None = None) -> ReplayAnalysis:
     """Judge every cell a player opened, and sum the game up.
 
     Parameters
@@ -380,6 +381,9 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
         Judge a click safe without an analysis when a single number decides every cell it
         opens (:func:`msanalysis.obvious.obvious_cells`); False analyses every click (the same
         verdicts, for timing).
+    time_limit : float, optional
+        Seconds for the whole replay, checked before each action: a replay of thousands of
+        clicks that each need an analysis and an explanation can take long.
 
     Returns
     -------
@@ -389,6 +393,8 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     ------
     ReplayError
         If an action cannot be played on the layout.
+    AnalysisTooHard
+        When ``time_limit`` runs out before the last action.
 
     Examples
     --------
@@ -416,7 +422,11 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     for index, action, game in replay.before_each():
+        if deadline is not None and time.monotonic() > deadline:
+            raise AnalysisTooHard(f"judging stopped at the time limit ({time_limit:g} s) "
+                                  f"before action {index + 1} of {len(replay.actions)}")
         targets = _targets(game, action)
         if not targets:
             continue

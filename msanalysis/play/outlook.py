@@ -72,6 +72,9 @@ class Outlook:
         self.blend = blend
         self.constraints = analysis.constraints
         self.counts = analysis.counts
+        # Layout counts are shifted right by this many bits before they meet a float, so that
+        # counts past a float's range (large boards) keep their ratios; 0 on usual boards.
+        self._shift = max(0, self.counts.solutions.bit_length() - 960)
         self.component_of: dict[Cell, int] = {}
         for k, component in enumerate(self.constraints.components):
             self.component_of.update(dict.fromkeys(component.cells, k))
@@ -202,8 +205,8 @@ class Outlook:
                 results.append(Outcome(number, layouts, progress, safety))
                 if cutoff is not None:
                     unseen -= layouts
-                    seen += layouts * safety
-                    if (seen + unseen) / solutions <= cutoff:
+                    seen += (layouts >> self._shift) * safety
+                    if (seen + (unseen >> self._shift)) / (solutions >> self._shift) <= cutoff:
                         return None
             if not near:
                 break  # a cell with no unknown neighbour shows one number only
@@ -229,7 +232,8 @@ class Outlook:
         if outcomes is None:
             return None
         solutions = self.counts.solutions
-        survive = sum(o.layouts * o.safety for o in outcomes) / solutions
+        shift = self._shift
+        survive = sum((o.layouts >> shift) * o.safety for o in outcomes) / (solutions >> shift)
         return survive, sum(o.layouts for o in outcomes if o.progress) / solutions
 
 
