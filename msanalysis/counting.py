@@ -1019,12 +1019,15 @@ def _count_packed(problem: Problem, steps: list[int] | None, deadline: float | N
     # before[p] * after[p]: the layouts of every piece but p (and of the decided boxes).
     before, after = [Packed(placed, 1)], [Packed(0, 1)]
     for value, other in zip(totals, reversed(totals)):
+        # The products grow with every piece: on large boards they outlast the counting.
+        _check_deadline(deadline, "joining the pieces of a component")
         before.append(Packed(before[-1].low + value.low, before[-1].bits * value.bits))
         after.append(Packed(after[-1].low + other.low, after[-1].bits * other.bits))
     after.reverse()
     # Each open box's mines times the other pieces' layouts; decided boxes are not read.
     box_mines: list[Packed | None] = [None] * len(sizes)
     for p, (piece, mines) in enumerate(zip(pieces, piece_mines) if boxes else ()):
+        _check_deadline(deadline, "joining the pieces of a component")
         shift = before[p].low + after[p + 1].low
         others = before[p].bits * after[p + 1].bits
         for v, weight in zip(piece, mines):

@@ -156,6 +156,31 @@ def test_deadline_raises_too_hard():
         count(build(Position(states)), deadline=0.0)
 
 
+def test_joining_the_pieces_looks_at_the_clock(monkeypatch):
+    # On a large board the products that join a component's pieces outlast the counting of
+    # them (a 100x100 position: 5 s of products after a 2 s limit), so the join checks too.
+    from msanalysis.board import Board
+    from msanalysis.game import Game
+
+    rng = np.random.default_rng(5)
+    board = Board(rng.random((40, 40)) < 0.2)
+    game = Game(board, rules="unsafe")
+    safe = np.argwhere(~board.mask)
+    for row, col in safe[rng.random(len(safe)) < 0.3].tolist():
+        if not game.is_revealed((row, col)):
+            game.reveal((row, col))
+    checked = counting._check_deadline
+
+    def stop_at_the_join(deadline, what):
+        if what == "joining the pieces of a component":
+            raise AnalysisTooHard(what)
+        checked(deadline, what)
+
+    monkeypatch.setattr(counting, "_check_deadline", stop_at_the_join)
+    with pytest.raises(AnalysisTooHard, match="joining the pieces"):
+        count(build(game.position()), deadline=float("inf"))
+
+
 # -- the sub-problem API: fixing cells, layouts, join ----------------------------------------------
 
 def _with_mines(position: Position, cells) -> Position:
