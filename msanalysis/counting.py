@@ -305,8 +305,7 @@ class Joined:
         base = sum(part.offset for part in self.parts)
         spread = sum(len(part.layouts) - 1 for part in self.parts)
         # weight[t]: layouts of the sea when the parts hold base + t mines.
-        weight = [comb(sea, remaining - base - t) if 0 <= remaining - base - t <= sea else 0
-                  for t in range(spread + 1)]
+        weight = _sea_layouts(sea, remaining - base, spread + 1, deadline)
         sea_weight = [w * (remaining - base - t) for t, w in enumerate(weight)]
         # suffix[i][t]: layouts of parts i.. and the sea, given base + t mines before part i.
         suffix, sea_suffix = [weight], [sea_weight]
@@ -626,6 +625,31 @@ class Count:
             if limit is not None and made >= limit:
                 return
             yield layout
+
+
+def _sea_layouts(sea: int, most: int, count: int, deadline: float | None) -> list[int]:
+    """``[comb(sea, most - t) for t in range(count)]`` (0 outside 0..sea), one ``comb`` only.
+
+    Each next value comes from the one before by a ratio: on a large board a ``comb`` of the
+    sea takes seconds (millions of digits) and cannot be stopped, the ratio milliseconds.
+
+    >>> from math import comb
+    >>> _sea_layouts(5, 7, 9, None) == [comb(5, 7 - t) if 0 <= 7 - t <= 5 else 0
+    ...                                  for t in range(9)]
+    True
+    """
+    weights = [0] * count
+    first = max(0, most - sea)  # the first t whose mines fit in the sea
+    if first >= count or most < 0:
+        return weights
+    k = most - first
+    value = comb(sea, k)
+    for t in range(first, min(count, most + 1)):
+        weights[t] = value
+        _check_deadline(deadline, "joining components")
+        value = value * k // (sea - k + 1)  # comb(sea, k - 1), exactly
+        k -= 1
+    return weights
 
 
 def _check_deadline(deadline: float | None, what: str) -> None:
