@@ -294,3 +294,26 @@ def test_swappable_pairs_are_found_as_cell_by_cell_looking_finds_them():
             assert draw.pairs.found(cells) == slow(layout, height, width, (3, 3)), seed
             found += draw.pairs.found(cells)
     assert found
+
+
+def test_large_boards_are_played_by_a_tracker_within_the_deadline(monkeypatch):
+    # Bit boards take memory that grows with the square of the cells (5 GB at 400x400): a
+    # board of more than 10,000 cells is played by a tracker, which proves the same cells.
+    import itertools
+
+    import msanalysis.play.noguess as noguess
+    from msanalysis.errors import AnalysisTooHard
+
+    def no_bit_boards(*args, **kwargs):
+        raise AssertionError("a large board went to the bit boards")
+
+    monkeypatch.setattr(noguess, "play_by_logic", no_bit_boards)
+    monkeypatch.setattr(noguess, "wins_by_logic", no_bit_boards)
+    board = generate(120, 120, 1500, rules="safe-opening", first_click=(60, 60), seed=1)
+    result = solve_without_guessing(board, (60, 60), rules="safe-opening")
+    assert fields(result) == fields(tracker_result(board, (60, 60)))
+    # Every look at the clock a second later: the deadline is met inside the first layout.
+    ticks = itertools.count()
+    monkeypatch.setattr(noguess.time, "perf_counter", lambda: next(ticks))
+    with pytest.raises(AnalysisTooHard, match=r"in the time limit \(0 layouts tried\)"):
+        generate_no_guess(120, 120, 1500, first_click=(60, 60), seed=1, deadline=3)

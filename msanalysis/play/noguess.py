@@ -130,7 +130,8 @@ class NoGuessResult:
 
 
 def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "safe-cell",
-                           use_mine_count: bool = True) -> NoGuessResult:
+                           use_mine_count: bool = True,
+                           deadline: float | None = None) -> NoGuessResult:
     """Play ``board`` from ``first_click`` revealing only cells proven safe, and grade it.
 
     Parameters
@@ -142,10 +143,18 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     use_mine_count : bool
         Allow reasoning with the total mine count (grade 4). False applies the stricter
         standard of ms-toollib's ``is_solvable``, which never uses it.
+    deadline : float, optional
+        A :func:`time.perf_counter` time; checked between rounds of a board larger than the
+        bit boards take (a 1000x1000 board can take minutes).
 
     Returns
     -------
     NoGuessResult
+
+    Raises
+    ------
+    AnalysisTooHard
+        Past ``deadline``.
 
     Examples
     --------
@@ -172,12 +181,12 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     if 0 <= row < board.height and 0 <= col < board.width:
         if board.is_mine(first_click) and FirstClick.parse(rules) is FirstClick.WINDOWS_XP:
             board = windows_xp_move(board, first_click)
-        if not board.is_mine(first_click):
+        if not board.is_mine(first_click) and board.height * board.width <= _BIT_BOARD_CELLS:
             return _result(board, first_click, play_by_logic(board, first_click, top),
                            rules, top)
     tracker = Tracker(board, rules=rules)
     tracker.reveal(first_click)  # off the board: the tracker's error
-    return _solve(tracker, top)
+    return _solve(tracker, top, deadline)
 
 
 def _result(board: Board, first_click: Cell, play: LogicPlay, rules: str,
@@ -205,7 +214,7 @@ def _first_round_cells(board: Board, first_click: Cell, rules: str,
     return tuple(sorted(set(map(tracker._cell, tracker._advance(top, reveal=True)[1]))))
 
 
-def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
+def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> NoGuessResult:
     """Reveal what logic proves safe, round after round, until the game ends or logic stops.
 
     A round is one :meth:`Tracker.step` with ``reveal=True``: the cheapest reasoning that proves
@@ -215,6 +224,9 @@ def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
     hardest_step: int | None = None
     hardest_cells: tuple[Cell, ...] = ()
     while tracker.status == "playing":
+        if deadline is not None and time.perf_counter() > deadline:
+            raise AnalysisTooHard(f"the check for a guess ran past the time limit after "
+                                  f"{rounds} rounds of reasoning")
         found, cells = tracker._advance(max_grade, reveal=True)
         if not found:
             rounds += 1
@@ -228,6 +240,12 @@ def _solve(tracker: Tracker, max_grade: int) -> NoGuessResult:
     return NoGuessResult(tracker.status == "won", position, rounds, revealed, grade,
                          hardest_step, hardest_cells)
 
+
+_BIT_BOARD_CELLS = 10_000
+"""The most cells a board may have to be played on bit boards (:mod:`msanalysis.bitlogic`):
+their tables grow with the square of the cells (400 MB at 200x200, 5 GB at 400x400), and
+above this size a tracker plays one board in less time as well as less memory. Both prove the
+same cells, round by round."""
 
 METHODS = ("reject", "adjust")
 """How :func:`generate_no_guess` makes a board: draw until one fits, or move mines."""
@@ -301,12 +319,25 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     top = MINE_COUNT if use_mine_count else COMPONENT
     draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
+    bits = width * height <= _BIT_BOARD_CELLS
+    play: LogicPlay | NoGuessResult
+    def out_of_time(tried: int) -> AnalysisTooHard:
+        return AnalysisTooHard(
+            f"no board of {mines} mines on {width}x{height} that can be won without a guess "
+            f"was found in the time limit ({tried} layouts tried); try --method adjust, fewer "
+            "mines or a longer --time-limit")
+
+    def judged(board: Board, tried: int) -> NoGuessResult:
+        """A board too large for bit boards, played by a tracker within the deadline."""
+        try:
+            return solve_without_guessing(board, first_click, rules="safe-opening",
+                                          use_mine_count=use_mine_count, deadline=deadline)
+        except AnalysisTooHard:
+            raise out_of_time(tried) from None
+
     for tried in range(attempts):
         if deadline is not None and time.perf_counter() > deadline:
-            raise AnalysisTooHard(
-                f"no board of {mines} mines on {width}x{height} that can be won without a guess "
-                f"was found in the time limit ({tried} layouts tried); try --method adjust, fewer "
-                "mines or a longer --time-limit")
+            raise out_of_time(tried)
         cells = draw.draw()
         adjusted: Board | None = None
         if method == "adjust":
@@ -314,7 +345,10 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
                                  top if grade is None else grade)
             if adjusted is None:
                 continue
-            play = play_by_logic(adjusted, first_click, top)
+            play = play_by_logic(adjusted, first_click, top) if bits else \
+                judged(adjusted, tried)
+        elif not bits:
+            play = judged(draw.board(cells), tried)
         elif grade is None:
             # The layout as mine numbers: no Board is made for the layouts given up. Swappable
             # pairs are looked for only in the layouts that single clues do not win (a third at
@@ -417,16 +451,24 @@ class _Pairs:
     mine): 24 offsets, a dozen shifts and ands each."""
 
     def __init__(self, height: int, width: int, first_click: Cell) -> None:
-        stride = width + 4
-        self.bits = [1 << ((k // width + 2) * stride + k % width + 2)
-                     for k in range(height * width)]
-        inside = sum(self.bits)
+        self.height, self.width = height, width
+        stride = self.stride = width + 4
+        inside = sum(((1 << width) - 1) << ((r + 2) * stride + 2) for r in range(height))
         self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
         row, col = first_click
         block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
                     for c in range(col - 1, col + 2) if 0 <= r < height and 0 <= c < width)
         self.open_cells = inside & ~block
         self.offsets = _pair_offsets(stride)
+
+    @cached_property
+    def bits(self) -> list[int]:
+        """The bit of each cell, by row-major number: made when first asked for, as they take
+        memory that grows with the square of the cells (only boards played on bit boards ask).
+        """
+        width, stride = self.width, self.stride
+        return [1 << ((k // width + 2) * stride + k % width + 2)
+                for k in range(self.height * width)]
 
     def found(self, mines: list[int]) -> bool:
         """Whether the distinct cells ``mines`` (row-major numbers) hold a swappable pair."""
