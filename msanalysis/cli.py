@@ -22,7 +22,7 @@ import typer
 from typer.core import TyperGroup
 
 from msanalysis import text
-from msanalysis.board import MAX_CELLS, Board, Cell
+from msanalysis.board import MAX_CELLS, Board, Cell, oversized
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.formats import read_any
@@ -130,7 +130,7 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
         fail(f"{option} takes ROW,COL with rows and columns counted from 0, such as 3,4; "
              f"got {text!r}")
-    if any(len(part.lstrip("0")) > len(str(MAX_CELLS)) for part in parts):
+    if any(oversized(part) for part in parts):
         fail(f"{option} {text[:40]!r}: off any board (at most {MAX_CELLS} cells)")
     return int(parts[0]), int(parts[1])
 

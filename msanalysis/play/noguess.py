@@ -321,6 +321,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
     bits = width * height <= _BIT_BOARD_CELLS
     play: LogicPlay | NoGuessResult
+
     def out_of_time(tried: int) -> AnalysisTooHard:
         return AnalysisTooHard(
             f"no board of {mines} mines on {width}x{height} that can be won without a guess "
