@@ -546,11 +546,18 @@ def solvable(
         "--mine-count/--no-mine-count", help="Allow reasoning with the total mine count "
         "(--no-mine-count: ms-toollib's stricter standard).")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    time_limit: Annotated[float, typer.Option(
+        help="Seconds allowed (exit 3 past them); boards up to 100x100 take milliseconds.")
+    ] = 600.0,
 ) -> None:
     """Can this board be won from the first click without a guess, and with what reasoning?
     Exit 0 if so, 1 if not."""
+    import time
+
     from msanalysis.play.noguess import solve_without_guessing
 
+    check_time_limit(time_limit)
+    deadline = time.perf_counter() + time_limit
     with user_errors():
         board = Board.load(board_file)
         click = first_click_of(first_click, rules, (board.width, board.height))
@@ -564,7 +571,7 @@ def solvable(
             fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
                  "never place there: is it the right board, first click and rule?")
         result = solve_without_guessing(board, click, rules=rules.value,
-                                        use_mine_count=mine_count)
+                                        use_mine_count=mine_count, deadline=deadline)
     rows = text.position_rows(result.position)
     if as_json:
         print_json({**result.to_dict(), "first_click": list(click), "position": rows})

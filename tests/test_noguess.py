@@ -296,7 +296,7 @@ def test_swappable_pairs_are_found_as_cell_by_cell_looking_finds_them():
     assert found
 
 
-def test_large_boards_are_played_by_a_tracker_within_the_deadline(monkeypatch):
+def test_large_boards_are_played_by_a_tracker_within_the_deadline(monkeypatch, tmp_path):
     # Bit boards take memory that grows with the square of the cells (5 GB at 400x400): a
     # board of more than 10,000 cells is played by a tracker, which proves the same cells.
     import itertools
@@ -317,3 +317,9 @@ def test_large_boards_are_played_by_a_tracker_within_the_deadline(monkeypatch):
     monkeypatch.setattr(noguess.time, "perf_counter", lambda: next(ticks))
     with pytest.raises(AnalysisTooHard, match=r"in the time limit \(0 layouts tried\)"):
         generate_no_guess(120, 120, 1500, first_click=(60, 60), seed=1, deadline=3)
+    path = tmp_path / "large.txt"
+    path.write_text(board.to_text() + "\n")
+    result = CliRunner().invoke(app, ["solvable", str(path), "--first-click", "60,60",
+                                      "--rules", "safe-opening", "--time-limit", "0.5"])
+    assert result.exit_code == 3
+    assert result.stderr.startswith("error: the check for a guess ran past the time limit")
