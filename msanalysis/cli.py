@@ -151,6 +151,12 @@ def check_time_limit(seconds: float) -> None:
              f"(about 115 days), got {seconds}")
 
 
+def search_stopped(time_limit: float) -> NoReturn:
+    """Leave with exit 3 once a search for layouts has printed what it found in time."""
+    fail(f"the search stopped at the time limit ({time_limit:g} s): the layouts above are the "
+         "ones found, and their count is a lower bound", EXIT_GAVE_UP)
+
+
 def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
     """The explanation of a forced cell, or in words why there is none: the cell is not forced.
 
@@ -172,7 +178,7 @@ def print_json(data: object) -> None:
 
 
 def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()
+    return sys.stdout is not None and sys.stdout.isatty()  # None: stdout closed (>&-)
 
 
 def draw_grid(rows: list[str]) -> str:
@@ -528,7 +534,7 @@ def reconstruct_command(
             typer.echo(draw_grid(layout.to_text().splitlines()))
             typer.echo(text.quantity(layout.mine_count, "mine"))
     if result.timed_out:
-        raise typer.Exit(EXIT_GAVE_UP)
+        search_stopped(time_limit)
 
 
 # == no-guess: solvable ==========================================================================
@@ -1075,7 +1081,7 @@ def puzzle_solve(
                 svg.write_text(pictures.board(result))
         typer.echo(f"wrote {svg}", err=True)
     if result.timed_out:
-        raise typer.Exit(EXIT_GAVE_UP)
+        search_stopped(time_limit)
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -41,9 +41,24 @@ def read_bytes(path: str | Path) -> bytes:
         When it cannot be read.
     """
     if str(path) == "-":
-        return limited(sys.stdin.buffer.read(MAX_FILE_BYTES + 1), "stdin")
+        return _standard_input()
     with open(path, "rb") as stream:
         return limited(stream.read(MAX_FILE_BYTES + 1), str(path))
+
+
+_STDIN_READ: tuple[object, bytes] | None = None
+"""Standard input, once read, with the stream it came from: it can be read only once, and a
+command may look at it twice (to tell a board from a position, then to read it)."""
+
+
+def _standard_input() -> bytes:
+    global _STDIN_READ
+    stream = sys.stdin
+    if stream is None:
+        raise ParseError("standard input is closed: nothing to read", source="stdin")
+    if _STDIN_READ is None or _STDIN_READ[0] is not stream:
+        _STDIN_READ = (stream, limited(stream.buffer.read(MAX_FILE_BYTES + 1), "stdin"))
+    return _STDIN_READ[1]
 
 
 def read_text(path: str | Path) -> str:
