@@ -138,7 +138,7 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
 def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
     """The ``--first-click`` given, or the rule's default for a board of ``size`` (width first).
     """
-    if text:
+    if text is not None:  # an empty value is a mistake, not the default
         return parse_cell(text, "--first-click")
     return default_first_click(rules, width=size[0], height=size[1])
 

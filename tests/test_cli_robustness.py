@@ -99,6 +99,7 @@ def test_numbers_and_sizes_beyond_any_board_are_refused_as_read(tmp_path, name, 
 @pytest.mark.parametrize("args, fragment", [
     (["analyze", PUZZLES / "positions" / "fifty-fifty-corner.txt", "--explain",
       "1" + "0" * 5000 + ",0"], "off any board"),
+    (["generate", "--first-click", ""], "--first-click takes ROW,COL"),
     (["reconstruct", "-", "--limit", str(10 ** 30)], "--limit must be at least 1 and at most"),
     (["reconstruct", "-", "--time-limit", "1e10"], "up to 10,000,000"),
     (["play", "--games", "1", "--dask", "garbage"], "cannot use the Dask scheduler"),
