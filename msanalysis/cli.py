@@ -504,7 +504,6 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
-    from msanalysis.files import read_text
     from msanalysis.reconstruction import NumberGrid, reconstruct
 
     if all_layouts and limit is not None:
@@ -513,10 +512,7 @@ def reconstruct_command(
         fail(f"--limit must be at least 1 and at most {sys.maxsize}, got {limit}")
     check_time_limit(time_limit)
     with user_errors():
-        if str(file) == "-":
-            grid = NumberGrid.from_text(read_text("-"), rule=rule.value)
-        else:
-            grid = NumberGrid.load(file, rule=rule.value)
+        grid = NumberGrid.load(file, rule=rule.value)
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
     no_layout = result.no_layout
@@ -1051,8 +1047,6 @@ def puzzle_solve(
         try:
             grid = read_grid(source, rule=None if rule is None else rule.value)
         except ParseError as error:
-            if str(file) == "-":
-                raise
             raise error.in_file(str(file)) from None
         result = reconstruct(grid, time_limit=time_limit)
         level = grade_of(grid, unique=True) if result.unique else None

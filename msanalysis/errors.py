@@ -49,7 +49,8 @@ class ParseError(MsanalysisError, ValueError):
     line, column : int, optional
         1-based location of the problem in a text input.
     source : str, optional
-        The file name, when the input came from a file.
+        The file name, when the input came from a file (``-``, standard input, is named
+        ``stdin``).
 
     Examples
     --------
@@ -62,7 +63,7 @@ class ParseError(MsanalysisError, ValueError):
         self.reason = message
         self.line = line
         self.column = column
-        self.source = source
+        self.source = "stdin" if source == "-" else source
         super().__init__(self._render())
 
     def _render(self) -> str:

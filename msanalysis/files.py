@@ -68,7 +68,7 @@ def read_text(path: str | Path) -> str:
         return read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
         raise ParseError("not a text file (expected rows of cell characters)",
-                         source="stdin" if str(path) == "-" else str(path)) from None
+                         source=str(path)) from None
 
 
 def decode_text(data: bytes) -> str | None:
