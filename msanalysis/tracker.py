@@ -19,6 +19,7 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -110,6 +111,10 @@ class Tracker:
     ignore_flags : bool
         Read flags as hidden cells rather than mines, as :func:`~msanalysis.analysis.analyze`
         does with the same option.
+    deadline : float, optional
+        A :func:`time.perf_counter` time past which a cascade being opened stops with
+        :class:`~msanalysis.errors.AnalysisTooHard` (the tracker is then of no further use):
+        a first click on a board of millions of cells opens most of them, which takes a minute.
 
     Examples
     --------
@@ -147,11 +152,14 @@ class Tracker:
     _exploded: int | None
     _safe_left: int
     _reveal_now = False
+    deadline: float | None = None
     _counts_wanted = False  # every component will be counted: no SAT first
 
     def __init__(self, board: Board, first_click: Cell | None = None, *,
-                 rules: str = "safe-cell", ignore_flags: bool = False) -> None:
+                 rules: str = "safe-cell", ignore_flags: bool = False,
+                 deadline: float | None = None) -> None:
         self._game = None
+        self.deadline = deadline
         self.rules = FirstClick.parse(rules)
         self.ignore_flags = ignore_flags
         self._setup(board.height, board.width, board.mine_count)
@@ -554,6 +562,7 @@ class Tracker:
         # Wave after wave, each in index order: the order Game.reveal gives.
         wave = [i for i in queue if numbers[i] == 0]
         while wave:
+            self._check_clock(len(queue))
             found = []
             for i in wave:
                 for o in offsets:
@@ -566,7 +575,9 @@ class Tracker:
             wave = [j for j in found if numbers[j] == 0]
         for i in queue:
             state[i] = HIDDEN
-        for i in queue:
+        for k, i in enumerate(queue):
+            if not k & 0xFFFF:
+                self._check_clock(k)
             self._revealed(i, numbers[i])
         self._safe_left -= len(queue)
         if self._safe_left == 0:
@@ -576,6 +587,12 @@ class Tracker:
             return queue
         cells = self._cells
         return [cells[i] for i in queue]
+
+    def _check_clock(self, cells: int) -> None:
+        """Stop a cascade past the deadline (after ``cells`` cells of it)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise AnalysisTooHard(f"the time limit ran out while a cascade was opened "
+                                  f"({cells} cell{'' if cells == 1 else 's'} so far)")
 
     def _lose(self, i: int) -> None:
         self._exploded = i

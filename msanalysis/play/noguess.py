@@ -145,7 +145,7 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
         standard of ms-toollib's ``is_solvable``, which never uses it.
     deadline : float, optional
         A :func:`time.perf_counter` time; checked between rounds of a board larger than the
-        bit boards take (a 1000x1000 board can take minutes).
+        bit boards take, and while a cascade is opened (a 1000x1000 board can take minutes).
 
     Returns
     -------
@@ -184,7 +184,7 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
         if not board.is_mine(first_click) and board.height * board.width <= _BIT_BOARD_CELLS:
             return _result(board, first_click, play_by_logic(board, first_click, top),
                            rules, top)
-    tracker = Tracker(board, rules=rules)
+    tracker = Tracker(board, rules=rules, deadline=deadline)  # it looks at it in cascades
     tracker.reveal(first_click)  # off the board: the tracker's error
     return _solve(tracker, top, deadline)
 
