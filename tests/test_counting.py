@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from fractions import Fraction
 from math import comb
 
@@ -24,7 +25,7 @@ from msanalysis.counting import (
     together,
 )
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
-from msanalysis.position import Position
+from msanalysis.position import HIDDEN, Position
 from reference import all_layouts, enumerate_layouts, game_positions
 
 
@@ -179,6 +180,23 @@ def test_joining_the_pieces_looks_at_the_clock(monkeypatch):
     monkeypatch.setattr(counting, "_check_deadline", stop_at_the_join)
     with pytest.raises(AnalysisTooHard, match="joining the pieces"):
         count(build(game.position()), deadline=float("inf"))
+
+
+def test_a_comb_of_the_sea_that_cannot_end_in_time_is_not_begun(monkeypatch):
+    # The layouts of a sea of millions of cells are one comb of millions of digits (18 s for a
+    # 2000x2000 board with 800,000 mines), which cannot be stopped once begun.
+    def no_comb(n, k):
+        raise AssertionError("the comb was begun")
+
+    monkeypatch.setattr(counting, "comb", no_comb)
+    # 600x600 with 72,000 mines: 78,200 digits, 0.2 s at least.
+    position = Position(np.full((600, 600), HIDDEN, dtype=np.int8), 72_000)
+    with pytest.raises(AnalysisTooHard, match="a number of 78,200 digits"):
+        count(build(position), deadline=time.perf_counter() + 0.05)
+    monkeypatch.undo()
+    # A small sea is counted whatever the limit.
+    small = Position(np.full((16, 30), HIDDEN, dtype=np.int8), 99)
+    assert count(build(small), deadline=time.perf_counter() + 5).solutions == comb(480, 99)
 
 
 # -- the sub-problem API: fixing cells, layouts, join ----------------------------------------------
