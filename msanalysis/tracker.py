@@ -96,6 +96,10 @@ class _Component:
         self.checked = False  # grade 3 found nothing here since the component last changed
 
 
+_CELLS_BETWEEN_LOOKS = 65_536
+"""A cascade opens this many cells between looks at the deadline (about half a second)."""
+
+
 class Tracker:
     """An analysis that follows one game, click by click.
 
@@ -561,8 +565,11 @@ class Tracker:
                 queue.append(i)
         # Wave after wave, each in index order: the order Game.reveal gives.
         wave = [i for i in queue if numbers[i] == 0]
+        look = _CELLS_BETWEEN_LOOKS  # at the clock: a cascade of millions of cells takes minutes
         while wave:
-            self._check_clock(len(queue))
+            if len(queue) >= look:
+                self._check_clock(len(queue))
+                look = len(queue) + _CELLS_BETWEEN_LOOKS
             found = []
             for i in wave:
                 for o in offsets:
@@ -576,7 +583,7 @@ class Tracker:
         for i in queue:
             state[i] = HIDDEN
         for k, i in enumerate(queue):
-            if not k & 0xFFFF:
+            if k and not k % _CELLS_BETWEEN_LOOKS:
                 self._check_clock(k)
             self._revealed(i, numbers[i])
         self._safe_left -= len(queue)
