@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -335,6 +335,12 @@ def _is_seconds(value: int | float) -> bool:
         return False
 
 
+def _is_cell(value: object) -> TypeGuard[list[int]]:
+    """Whether a value read from a replay is ``[row, col]``: a list of two integers."""
+    return (isinstance(value, list) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+
 def _read_ours(data: bytes, source: str) -> Replay:
     def fail(message: str, line: int | None = None) -> ReplayError:
         return ReplayError(message, line=line, source=source)
@@ -410,8 +416,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
     actions = []
     for number, record in records[1:]:
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
-        if (not isinstance(cell, list) or len(cell) != 2
-                or not all(isinstance(v, int) and not isinstance(v, bool) for v in cell)):
+        if not _is_cell(cell):
             raise fail("an action needs \"cell\": [row, col]", number)
         if not isinstance(moment, (int, float)) or isinstance(moment, bool) \
                 or not _is_seconds(moment):
@@ -431,8 +436,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
     except ValueError as error:
         raise fail(str(error)) from None
     first = header.get("first_click")
-    if first is not None and not (isinstance(first, list) and len(first) == 2 and all(
-            isinstance(v, int) and not isinstance(v, bool) for v in first)):
+    if first is not None and not _is_cell(first):
         raise fail("header field 'first_click' is not [row, col]", header_line)
     if first is not None and replay.first_click is not None \
             and tuple(first) != replay.first_click:
