@@ -582,10 +582,11 @@ class Tracker:
             wave = [j for j in found if numbers[j] == 0]
         for i in queue:
             state[i] = HIDDEN
-        for k, i in enumerate(queue):
-            if k and not k % _CELLS_BETWEEN_LOOKS:
-                self._check_clock(k)
-            self._revealed(i, numbers[i])
+        for done in range(0, len(queue), _CELLS_BETWEEN_LOOKS):
+            if done:
+                self._check_clock(done)
+            for i in queue[done:done + _CELLS_BETWEEN_LOOKS]:
+                self._revealed(i, numbers[i])
         self._safe_left -= len(queue)
         if self._safe_left == 0:
             self._status = GameStatus.WON
@@ -596,10 +597,11 @@ class Tracker:
         return [cells[i] for i in queue]
 
     def _check_clock(self, cells: int) -> None:
-        """Stop a cascade past the deadline (after ``cells`` cells of it)."""
+        """Stop a cascade past the deadline (after ``cells`` cells of it, never fewer than
+        :data:`_CELLS_BETWEEN_LOOKS`)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise AnalysisTooHard(f"the time limit ran out while a cascade was opened "
-                                  f"({cells} cell{'' if cells == 1 else 's'} so far)")
+                                  f"({cells} cells so far)")
 
     def _lose(self, i: int) -> None:
         self._exploded = i
