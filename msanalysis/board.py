@@ -48,6 +48,14 @@ def check_cells(cells: int, line: int | None = None) -> None:
     ------
     ParseError
         Naming the line reached.
+
+    Examples
+    --------
+    >>> check_cells(480)
+    >>> check_cells(MAX_CELLS + 1, line=3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.ParseError: line 3: more than 10000000 cells: larger than any board ...
     """
     if cells > MAX_CELLS:
         raise ParseError(f"more than {MAX_CELLS} cells: larger than any board the toolkit "

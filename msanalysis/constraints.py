@@ -127,6 +127,15 @@ class Constraints:
         Ordered by their first clue, row-major.
     sea : tuple of (row, col)
         Unknown cells next to no clue, row-major.
+
+    Examples
+    --------
+    >>> from msanalysis.position import Position
+    >>> c = build(Position.from_text("mines: 2\\n1??\\n1??\\n???"))
+    >>> [(clue.cell, clue.mines, clue.boxes) for clue in c.clues]
+    [((0, 0), 1, (0,)), ((1, 0), 1, (0, 1))]
+    >>> [box.cells for box in c.boxes], len(c.components), c.sea, c.remaining
+    ([((0, 1), (1, 1)), ((2, 0), (2, 1))], 1, ((0, 2), (1, 2), (2, 2)), 2)
     """
 
     position: Position

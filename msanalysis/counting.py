@@ -245,6 +245,22 @@ class ComponentCount:
         Number of layouts with ``offset + k`` mines (cells, not boxes, are counted).
     box_mines : tuple of tuple of int
         Per box of the problem, per ``k``: the mines the box holds, summed over those layouts.
+
+    Examples
+    --------
+    A 1 over (0, 1) and (0, 2), and a 2 over (0, 2), (1, 2) and (2, 2): a mine in (0, 1) leaves
+    two for the last two cells (3 mines, 1 layout); a mine in (0, 2) leaves one for them (2
+    mines, 2 layouts).
+
+    >>> problem = Problem.from_clues([((0, 0), 1, [(0, 1), (0, 2)]),
+    ...                               ((1, 1), 2, [(0, 2), (1, 2), (2, 2)])])
+    >>> problem.boxes
+    (((0, 1),), ((0, 2),), ((1, 2), (2, 2)))
+    >>> counted = count_component(problem)
+    >>> counted
+    ComponentCount(offset=2, layouts=(2, 1), box_mines=((0, 1), (2, 0), (2, 2)))
+    >>> counted.total, counted.shifted(1).offset
+    (3, 3)
     """
 
     offset: int
@@ -459,6 +475,16 @@ class Count:
     sea_mines : int
         Mines in the sea summed over all layouts.
     components : tuple of ComponentCount
+
+    Examples
+    --------
+    >>> from msanalysis.constraints import build
+    >>> from msanalysis.position import Position
+    >>> counts = count(build(Position.from_text("mines: 2\\n1??\\n1??\\n???")))
+    >>> counts.solutions, counts.box_mines, counts.sea_mines
+    (6, (6, 0), 6)
+    >>> counts.box_probability(0), counts.sea_probability(), sorted(counts.forced()[0])
+    (Fraction(1, 2), Fraction(1, 3), [(2, 0), (2, 1)])
     """
 
     constraints: Constraints

@@ -21,7 +21,17 @@ million cells) is about 10 MB of text, a replay a few MB."""
 
 
 def limited(data: bytes, source: str) -> bytes:
-    """``data``, or a ParseError naming ``source`` when it is over :data:`MAX_FILE_BYTES`."""
+    """``data``, or a ParseError naming ``source`` when it is over :data:`MAX_FILE_BYTES`.
+
+    Examples
+    --------
+    >>> limited(b"mines: 1", "a.txt")
+    b'mines: 1'
+    >>> limited(bytes(MAX_FILE_BYTES + 1), "big.txt")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.ParseError: big.txt: more than 64 MiB: too large for a position, board, ...
+    """
     if len(data) > MAX_FILE_BYTES:
         raise ParseError(f"more than {MAX_FILE_BYTES // (1024 * 1024)} MiB: too large for a "
                          "position, board, number grid or replay (is it the right file?)",

@@ -281,6 +281,17 @@ def apply_action(game: Game, action: Action) -> list[Cell]:
     ------
     ValueError
         If the game is over, or a revealed cell is flagged.
+
+    Examples
+    --------
+    A flag on the corner's mine, the 1 beside it, then a chord there (its flag matches it): the
+    0 at (0, 2) opens its neighbours. A reveal of the flagged mine does nothing.
+
+    >>> game = Game(Board.from_text("*..\\n...\\n..*"))
+    >>> apply_action(game, Action("flag", (0, 0))), apply_action(game, Action("reveal", (0, 1)))
+    ([], [(0, 1)])
+    >>> apply_action(game, Action("chord", (0, 1))), apply_action(game, Action("reveal", (0, 0)))
+    ([(0, 2), (1, 0), (1, 1), (1, 2)], [])
     """
     cell = action.cell
     if action.kind is ActionKind.REVEAL:

@@ -290,6 +290,12 @@ class Forced:
     stopped : str or None
         Why the search stopped at its deadline, when it did: then ``safe`` and ``mines`` are
         certain but other cells may be forced too. None when they are all the forced cells.
+
+    Examples
+    --------
+    >>> forced = find_forced(build(Position.from_text("1??\\n1??\\n11?")))
+    >>> sorted(forced.safe), sorted(forced.mines), forced.complete
+    ([(0, 1), (1, 2), (2, 2)], [(1, 1)], True)
     """
 
     safe: frozenset[Cell]

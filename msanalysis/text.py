@@ -73,13 +73,21 @@ def render_grid(rows: list[str], *, colour: bool = False) -> str:
 
 
 def position_rows(position: Position) -> list[str]:
-    """A position's rows of cell characters, without its ``mines:`` header."""
+    """A position's rows of cell characters, without its ``mines:`` header.
+
+    >>> position_rows(Position.from_text("mines: 2\\n1??\\n1??\\n???"))
+    ['1??', '1??', '???']
+    """
     text = position.to_text().splitlines()
     return text[1:] if position.total_mines is not None else text
 
 
 def board_rows(board: Board) -> list[str]:
-    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere."""
+    """A board as a player sees it at the end: ``*`` mines, ``.`` zeros, digits elsewhere.
+
+    >>> board_rows(Board.from_text("*..\\n...\\n..*"))
+    ['*1.', '121', '.1*']
+    """
     return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
             for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
 
@@ -87,7 +95,13 @@ def board_rows(board: Board) -> list[str]:
 def percent_rows(analysis: Any, position: Position) -> list[str]:
     """Three characters a cell: the mine probability of an undecided cell in whole percent
     (1-99), S / M for forced cells, F for a flag that counts as a mine, * for a shown mine and
-    ``.`` for any revealed cell (its number is on the board above)."""
+    ``.`` for any revealed cell (its number is on the board above).
+
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 2\\n1??\\n1??\\n???")
+    >>> percent_rows(analyze(p), p)
+    ['  . 50 33', '  . 50 33', '  S  S 33']
+    """
     rows = position_rows(position)
     probabilities = analysis.probabilities
     out = []
@@ -107,7 +121,13 @@ def percent_rows(analysis: Any, position: Position) -> list[str]:
 
 
 def marked_rows(analysis: Any, position: Position) -> list[str]:
-    """The position's rows with forced safe cells as ``S`` and forced mines as ``M``."""
+    """The position's rows with forced safe cells as ``S`` and forced mines as ``M``.
+
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("1??\\n1??\\n11?")
+    >>> marked_rows(analyze(p), p)
+    ['1S?', '1MS', '11S']
+    """
     rows = [list(row) for row in position_rows(position)]
     for r, c in analysis.forced_safe:
         rows[r][c] = "S"
@@ -117,14 +137,24 @@ def marked_rows(analysis: Any, position: Position) -> list[str]:
 
 
 def cells_text(cells: Iterable[Cell]) -> str:
-    """How many cells, and the first twelve of them as ``row,col``."""
+    """How many cells, and the first twelve of them as ``row,col``.
+
+    >>> cells_text([(2, 1), (0, 3)]), cells_text([]), cells_text((0, c) for c in range(13))
+    ('2 (0,3 2,1)', '0', '13 (0,0 0,1 0,2 0,3 0,4 0,5 0,6 0,7 0,8 0,9 0,10 0,11 ...)')
+    """
     cells = sorted(cells)
     shown = " ".join(f"{r},{c}" for r, c in cells[:12])
     return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
 
 
 def percent_grid(rows: list[str]) -> str:
-    """Rows of three-character cells with column and row numbers."""
+    """Rows of three-character cells with column and row numbers.
+
+    >>> print(percent_grid(['  . 50 33', '  S  S 33']))
+        0  1  2
+    0   . 50 33
+    1   S  S 33
+    """
     width = len(rows[0]) // 3
     label = len(str(len(rows) - 1))
     lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]

@@ -75,6 +75,17 @@ class Step:
         1 one clue, 2 two clues, 3 a component's clues together, 4 the total mine count.
     safe, mines : tuple of (row, col)
         The cells found safe, and the cells found to be mines, row-major.
+
+    Examples
+    --------
+    The 1 at (2, 0) alone finds the mine, and the 1s beside it then their safe cells; the mine
+    count (one) finds the last cell:
+
+    >>> tracker = Tracker.from_position(Position.from_text("mines: 1\\n1??\\n1??\\n11?"))
+    >>> tracker.step()
+    Step(grade=1, safe=((0, 1), (1, 2), (2, 2)), mines=((1, 1),))
+    >>> tracker.step(), tracker.step()
+    (Step(grade=4, safe=((0, 2),), mines=()), None)
     """
 
     grade: int

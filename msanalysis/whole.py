@@ -52,6 +52,15 @@ class Analysis:
     all_forced : bool
         False when finding forced cells stopped at the time limit: the cells above are forced,
         others may be too.
+
+    Examples
+    --------
+    Two 1s on the left edge share a mine in (0, 1) or (1, 1), so the cells below them are safe:
+
+    >>> from msanalysis.analysis import analyze
+    >>> a = analyze(Position.from_text("mines: 2\\n1??\\n1??\\n???"))
+    >>> sorted(a.forced_safe), a.solutions, a.exact_probability((0, 2)), a.requires_guess
+    ([(2, 0), (2, 1)], 6, Fraction(1, 3), False)
     """
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],

@@ -74,6 +74,14 @@ def forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: b
 
     A position too hard to count exactly (``guess`` raises AnalysisTooHard) gets
     :func:`rough_guess` instead.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 1\\n??\\n11")
+    >>> forced_then_guess(analyze(p), lambda: Move(REVEAL, (0, 0), guess=True),
+    ...                   flag_mines=False, explain=False)
+    [Move(kind='reveal', cell=(0, 0), guess=True, explanation=None)]
     """
     moves = forced_moves(analysis, flag_mines=flag_mines, explain=explain)
     if analysis.forced_safe or analysis.is_over:
@@ -90,6 +98,16 @@ def obvious_moves(position: Position, *, flag_mines: bool, explain: bool) -> lis
 
     The cells revealed before each guess are the same as with the analysis alone: a cell safe
     now stays safe, so the analysis still finds every forced cell before a guess is made.
+
+    Examples
+    --------
+    The 1 at (2, 0) has one hidden cell, a mine, which is all the 1s beside it need:
+
+    >>> p = Position.from_text("1??\\n1??\\n11?")
+    >>> [(m.kind, m.cell) for m in obvious_moves(p, flag_mines=True, explain=False)]
+    [('flag', (1, 1)), ('reveal', (0, 1)), ('reveal', (1, 2)), ('reveal', (2, 2))]
+    >>> obvious_moves(p, flag_mines=False, explain=True)[0].explanation
+    'safe: the 1 at (0, 0) has all its mines around it'
     """
     safe, mines = obvious_cells(position)
     if not safe:
@@ -112,6 +130,16 @@ def rough_guess(analysis: Any, *, explain: bool) -> Move:
 
     A frontier cell is rated by the densest clue it touches (mines missing over cells), the
     sea by the mines left over the unknown cells; ties go row-major.
+
+    Examples
+    --------
+    The cells below the two 1s are a mine in 1 of 4 by the lower 1 (the densest they touch),
+    the sea 2 in 7:
+
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 2\\n1??\\n1??\\n???")
+    >>> rough_guess(analyze(p), explain=True).explanation
+    'rough guess: exact counting was too hard; local mine density 25.00%'
     """
     constraints = analysis.constraints
     unknown = [c for c in constraints.unknown if c not in analysis.forced_mines]
@@ -132,7 +160,15 @@ def rough_guess(analysis: Any, *, explain: bool) -> Move:
 
 
 def forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move]:
-    """Reveal every forced safe cell (and flag every forced mine when asked), row-major."""
+    """Reveal every forced safe cell (and flag every forced mine when asked), row-major.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> a = analyze(Position.from_text("1??\\n1??\\n11?"))
+    >>> [(m.kind, m.cell) for m in forced_moves(a, flag_mines=True, explain=False)]
+    [('flag', (1, 1)), ('reveal', (0, 1)), ('reveal', (1, 2)), ('reveal', (2, 2))]
+    """
     return cell_moves(analysis.forced_safe, analysis.forced_mines, flag_mines=flag_mines,
                       explain=explain)
 
