@@ -33,6 +33,7 @@ import sys
 import time
 
 from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
+from msanalysis.play.best import forget_guesses
 
 
 def fail(message: str) -> None:
@@ -118,6 +119,9 @@ def main() -> None:
         specs.insert(0, variant(args.a or ["strategy=safest"], args.difficulty, args.rules))
     runs, seconds = [], []
     for spec in specs:
+        # Each variant starts with no guess remembered (with --jobs 1 both play in this
+        # process): its time is then its own, not helped by the other's guesses.
+        forget_guesses()
         start = time.perf_counter()
         runs.append(list(run_games(spec, args.games, seed=args.seed, jobs=args.jobs)))
         seconds.append(time.perf_counter() - start)

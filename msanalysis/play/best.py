@@ -25,7 +25,7 @@ from msanalysis.play.longterm import LongTermRisk
 from msanalysis.play.outlook import Outlook
 from msanalysis.position import HIDDEN, Position
 
-__all__ = ["BestStrategy"]
+__all__ = ["BestStrategy", "forget_guesses"]
 
 _OFFSETS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
@@ -35,6 +35,21 @@ _GUESSES: dict[tuple[Any, ...], Move] = {}
 depends on nothing else, and the first guesses of a game come back game after game (a number
 alone in the corner begins half the expert games played from a safe corner; of the 666 guesses
 of 200 such games, 160 were of a position met before)."""
+
+
+def forget_guesses() -> None:
+    """Forget every guess remembered in this process, so that what follows (a timed run of a
+    variant after another) starts as a new process would.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> p = Position.from_text("mines: 1\\n??\\n11")
+    >>> _ = BestStrategy().choose(p, analyze(p))
+    >>> forget_guesses(); len(_GUESSES)
+    0
+    """
+    _GUESSES.clear()
 
 
 @dataclass(frozen=True)
