@@ -623,12 +623,17 @@ def play(
     save_replays: Annotated[Optional[Path], typer.Option(
         "--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that "
         "`replay` judges.")] = None,
+    time_limit: Annotated[Optional[float], typer.Option(
+        help="Stop after this many seconds (a game being played is left) and report the games "
+        "finished; exit status 3. No limit by default.")] = None,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench, check_jobs
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
+    if time_limit is not None:
+        check_time_limit(time_limit)
     with user_errors():
         check_jobs(jobs)
         click = parse_cell(first_click, "--first-click") if first_click else None
@@ -641,9 +646,9 @@ def play(
             save_replays.mkdir(parents=True, exist_ok=True)
         with _progress(f"{spec.name} {spec.strategy}", games, show=not as_json) as advance:
             summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays,
-                            on_result=lambda _: advance())
-    if summary.interrupted:
-        typer.echo(f"interrupted: {summary.games} of {games} games finished", err=True)
+                            on_result=lambda _: advance(), time_limit=time_limit)
+    if summary.stopped:
+        typer.echo(f"{summary.stopped}: {summary.games} of {games} games finished", err=True)
     if as_json:
         print_json(summary.to_json())
     else:
@@ -657,6 +662,8 @@ def play(
             typer.echo(f"  {label:<14} {value}")
     if summary.interrupted:
         raise typer.Exit(EXIT_INTERRUPTED)
+    if summary.timed_out:
+        raise typer.Exit(EXIT_GAVE_UP)
 
 
 # == replays: replay ==============================================================================

@@ -201,6 +201,32 @@ def test_analyze_keeps_its_time_limit(tmp_path, mines):
         assert data["exact"] is False and "time limit" in data["stopped"]
 
 
+@pytest.mark.parametrize("args", [
+    ["--games", 10**21, "--difficulty", "beginner", "--jobs", 2],  # the seeds dealt out lazily
+    ["--games", 2, "--width", 1000, "--height", 1000, "--mines", 200_000],  # one long game
+])
+def test_play_stops_at_its_time_limit(args):
+    start = time.perf_counter()
+    result = run("play", *args, "--time-limit", "0.5")
+    assert time.perf_counter() - start < 20  # a bound on a hang, not a speed
+    assert result.exit_code == 3, result.output
+    assert result.stderr.startswith("time limit: ") and "games finished" in result.stderr
+    assert "(time limit)" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--count", 10**9, "--output-dir", "{tmp}"],  # many boards of the default rules
+    ["--width", 500, "--height", 500, "--mines", 50_000, "--rules", "no-guess", "--method",
+     "adjust", "-o", "{tmp}/b.txt"],  # moving mines on a large board
+])
+def test_generate_keeps_its_time_limit(tmp_path, args):
+    start = time.perf_counter()
+    result = run("generate", *[str(a).format(tmp=tmp_path) for a in args], "--seed", 1,
+                 "--time-limit", "0.5")
+    assert time.perf_counter() - start < 20  # a bound on a hang, not a speed
+    assert "time limit" in one_error_line(result, 3)
+
+
 # -- wrong answers ---------------------------------------------------------------------------------
 
 def test_more_flags_than_mines(tmp_path):

@@ -9,11 +9,13 @@ this module only deals the seeds out and adds the results up (:class:`Summary`, 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import signal
 import statistics
+import threading
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -162,7 +164,7 @@ def replay_name(spec: PlaySpec, seed: int) -> str:
             ".msreplay.jsonl")
 
 
-def _play_chunk(spec: PlaySpec, seeds: list[int],
+def _play_chunk(spec: PlaySpec, seeds: Iterable[int],
                 replays: str | Path | None = None) -> list[GameResult]:
     return [play_one(spec, seed, replays=replays) for seed in seeds]
 
@@ -173,12 +175,22 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunks(seeds: range, size: int) -> list[list[int]]:
-    return [list(seeds[i:i + size]) for i in range(0, len(seeds), size)]
+def _chunks(seeds: range, size: int) -> Iterator[range]:
+    """The seeds in runs of ``size``, made as they are dealt out: a pool takes them only as its
+    workers ask, so a run of 10**12 games holds a few of them at a time, not all.
+
+    >>> list(_chunks(range(10, 15), 2))
+    [range(10, 12), range(12, 14), range(14, 15)]
+    """
+    for start in range(seeds.start, seeds.stop, size):
+        yield range(start, min(start + size, seeds.stop))
 
 
 MAX_JOBS = 64
 """The most local worker processes one run starts (more would only contend for the cores)."""
+
+MAX_DASK_GAMES = 10_000_000
+"""The most games of one run on Dask, whose tasks are all made and sent at the start."""
 
 
 def check_jobs(jobs: int) -> None:
@@ -277,8 +289,12 @@ def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | Non
     futures = []
     try:
         workers = max(1, sum(client.nthreads().values()))
-        size = chunk or max(1, min(200, len(seeds) // (workers * 20)))
-        parts = _chunks(seeds, size)
+        games = seeds.stop - seeds.start
+        if games > MAX_DASK_GAMES:
+            raise InvalidInput(f"at most {MAX_DASK_GAMES:,} games per run on Dask (its tasks are "
+                               f"all sent at once), got {games:,}: split the run by --seed")
+        size = chunk or max(1, min(200, games // (workers * 20)))
+        parts = list(_chunks(seeds, size))
         futures = client.map(_play_chunk, [spec] * len(parts), parts,
                              [replays] * len(parts), pure=False)
         for future in as_completed(futures):
@@ -376,6 +392,7 @@ class Summary:
     seconds: float = 0.0
     game_seconds: list[float] = field(default_factory=list)
     interrupted: bool = False
+    timed_out: bool = False
     planned: int = 0
 
     def add(self, result: GameResult) -> None:
@@ -419,12 +436,19 @@ class Summary:
                 "mean_guesses": self.mean_guesses, "seconds": self.seconds,
                 "games_per_second": self.games_per_second}
 
+    @property
+    def stopped(self) -> str | None:
+        """Why the run ended before its last game ("interrupted", "time limit"), or None."""
+        if self.interrupted:
+            return "interrupted"
+        return "time limit" if self.timed_out else None
+
     def table(self) -> list[tuple[str, str]]:
         """Rows (label, value) of the summary table, as the command line prints it."""
         lo, hi = self.ci95
         return [
-            ("games", f"{self.games}" + (f" of {self.planned} (interrupted)"
-                                         if self.interrupted else "")),
+            ("games", f"{self.games}" + (f" of {self.planned} ({self.stopped})"
+                                         if self.stopped else "")),
             ("wins", f"{self.wins}"),
             ("win rate", f"{100 * self.win_rate:.2f}%  (95% CI {100 * lo:.2f}% - {100 * hi:.2f}%)"),
             ("mean guesses", f"{self.mean_guesses:.2f} per game"),
@@ -435,8 +459,10 @@ class Summary:
 
 def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
           dask: str | Client | None = None, replays: str | Path | None = None,
-          on_result: Callable[[GameResult], None] | None = None) -> Summary:
-    """Run games and summarise them; Ctrl-C stops the run and returns what finished so far.
+          on_result: Callable[[GameResult], None] | None = None,
+          time_limit: float | None = None) -> Summary:
+    """Run games and summarise them; Ctrl-C, or the time limit, stops the run and returns what
+    finished so far.
 
     Parameters
     ----------
@@ -444,11 +470,16 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
         As for :func:`run_games`.
     on_result : callable, optional
         Called with each result as it arrives (for a progress bar).
+    time_limit : float, optional
+        Seconds after which the run stops, a game being played abandoned (in the main thread a
+        timer stops it wherever it is, as Ctrl-C would; elsewhere the clock is looked at as
+        each game ends).
 
     Returns
     -------
     Summary
-        With ``interrupted`` set when the run was stopped by Ctrl-C.
+        With ``interrupted`` set when the run was stopped by Ctrl-C, ``timed_out`` when by the
+        time limit.
 
     Examples
     --------
@@ -463,15 +494,50 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     spec.check()
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
+    deadline = None if time_limit is None else start + time_limit
     results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask, replays=replays)
     try:
-        for result in results:
-            summary.add(result)
-            if on_result is not None:
-                on_result(result)
+        with _timer(time_limit):
+            for result in results:
+                summary.add(result)
+                if on_result is not None:
+                    on_result(result)
+                if deadline is not None and time.perf_counter() > deadline:
+                    raise _TimeUp
     except KeyboardInterrupt:
         summary.interrupted = True
+    except _TimeUp:
+        summary.timed_out = True
     finally:
         results.close()
         summary.seconds = time.perf_counter() - start
     return summary
+
+
+class _TimeUp(Exception):
+    """The time limit of a run passed (see :func:`bench`)."""
+
+
+@contextlib.contextmanager
+def _timer(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`_TimeUp` in the main thread once ``seconds`` have passed inside the block.
+
+    A game on a huge board can take minutes, longer than the limit: a timer stops it where it
+    is, the way Ctrl-C does. Outside the main thread (where signals cannot be caught) nothing
+    is set, and :func:`bench` looks at the clock between games.
+    """
+    if seconds is None or not hasattr(signal, "setitimer") \
+            or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def time_up(signum: int, frame: Any) -> None:
+        raise _TimeUp
+
+    previous = signal.signal(signal.SIGALRM, time_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

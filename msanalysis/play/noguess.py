@@ -323,10 +323,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     play: LogicPlay | NoGuessResult
 
     def out_of_time(tried: int) -> AnalysisTooHard:
+        other = "--method adjust, " if method == "reject" else ""
         return AnalysisTooHard(
             f"no board of {mines} mines on {width}x{height} that can be won without a guess "
-            f"was found in the time limit ({tried} layouts tried); try --method adjust, fewer "
-            "mines or a longer --time-limit")
+            f"was found in the time limit ({tried} layouts tried); try {other}fewer mines or a "
+            "longer --time-limit")
 
     def judged(board: Board, tried: int) -> NoGuessResult:
         """A board too large for bit boards, played by a tracker within the deadline."""
@@ -342,8 +343,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         cells = draw.draw()
         adjusted: Board | None = None
         if method == "adjust":
-            adjusted = _adjusted(draw.board(cells), first_click, draw,
-                                 top if grade is None else grade)
+            try:
+                adjusted = _adjusted(draw.board(cells), first_click, draw,
+                                     top if grade is None else grade, deadline)
+            except AnalysisTooHard:
+                raise out_of_time(tried + 1) from None
             if adjusted is None:
                 continue
             play = play_by_logic(adjusted, first_click, top) if bits else \
@@ -366,9 +370,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         if play.solvable and (grade is None or play.grade == grade):
             return draw.board(cells) if adjusted is None else adjusted
     wanted = "" if grade is None else f" of grade {grade}"
+    other = " (generate's method 'adjust', moving mines, works at any density)" \
+        if method == "reject" else ""
     raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
                        f"guess{wanted} from {first_click} in {attempts} attempts; try fewer "
-                       "mines or method 'adjust'")
+                       f"mines{other}")
 
 
 class _SafeOpening:
@@ -544,23 +550,28 @@ def _pair_offsets(stride: int) -> list[tuple[list[int], list[tuple[int, list[int
     return _PAIR_OFFSETS[stride]
 
 
-def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int) -> Board | None:
+def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
+              deadline: float | None = None) -> Board | None:
     """``board`` with mines moved until logic (up to ``grade``) wins it from ``first_click``;
     None when moving mines stops helping.
 
     Each pass plays the board by logic from the first click; where logic stops, the open cells
     of a clue chosen at random are made all safe or all mines by swapping mines with cells
     elsewhere (cells beside revealed ones first, then the far side, never the first click's
-    block), and play goes on. A pass that needed no move proves the board.
+    block), and play goes on. A pass that needed no move proves the board. Past ``deadline``
+    (looked at every round, and in the cascades) it raises ``AnalysisTooHard``: a board of a
+    million cells takes minutes.
     """
     rng = draw.rng
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
     for _ in range(_ADJUST_PASSES):
-        tracker = Tracker(board, rules="safe-opening")
+        tracker = Tracker(board, rules="safe-opening", deadline=deadline)
         tracker.reveal(first_click)
         moves = 0
         while tracker.status == "playing":
+            if deadline is not None and time.perf_counter() > deadline:
+                raise AnalysisTooHard("moving mines ran past the time limit")
             if tracker._advance(grade, reveal=True)[0]:
                 continue
             moves += 1
@@ -620,8 +631,8 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     jobs : int
         Worker processes; the boards are the same whatever their number.
     time_limit : float, optional
-        Seconds for them all; a no-guess board not found by then raises ``AnalysisTooHard``
-        (the boards yielded before stay good).
+        Seconds for them all; a board not made by then raises ``AnalysisTooHard`` (the boards
+        yielded before stay good).
 
     Yields
     ------
@@ -656,8 +667,10 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     import multiprocessing
 
     with multiprocessing.Pool(jobs) as pool:
-        for i, board in pool.imap_unordered(_numbered, [(i, make, s) for i, s in
-                                                        enumerate(seeds, start=1)]):
+        # The jobs are made as the pool deals them out, not all at once: --count 10**9 holds a
+        # few of them at a time.
+        jobs_made = ((i, make, s) for i, s in enumerate(seeds, start=1))
+        for i, board in pool.imap_unordered(_numbered, jobs_made):
             yield i, board
 
 
@@ -671,10 +684,13 @@ def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cel
     if FirstClick.parse(rules) is not FirstClick.NO_GUESS:
         if method != "reject" or grade is not None:
             raise InvalidInput("--method and --grade are for rules 'no-guess'")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise AnalysisTooHard(f"the time limit ran out before the board of seed {seed} "
+                                  "was made")
         return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
     board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
                               method=method, grade=grade, deadline=deadline)
-    check = solve_without_guessing(board, first_click, rules="safe-opening")
+    check = solve_without_guessing(board, first_click, rules="safe-opening", deadline=deadline)
     if not check.solvable or (grade is not None and check.grade != grade):
         raise RuntimeError(f"board of seed {seed} failed its check: {check}")
     return board
