@@ -7,12 +7,14 @@ answer), never a traceback. The library itself never prints; only this module do
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
@@ -35,6 +37,9 @@ EXIT_BAD_INPUT = 2
 """Exit status for input that cannot be used: a bad file, option or value."""
 EXIT_GAVE_UP = 3
 """Exit status when the work stopped at a limit (time or size) before the whole answer."""
+EXIT_BROKEN_PIPE = 141
+"""Exit status when the reader of the output stopped reading (``| head``): 128 + SIGPIPE, what
+a shell reports for a program a closed pipe ends."""
 
 MAX_TIME_LIMIT = 10_000_000
 """The longest ``--time-limit`` in seconds: a timer cannot be set much further ahead."""
@@ -52,7 +57,18 @@ def _message_of(error: Exception) -> str:
 
 class _OneLineErrors(TyperGroup):
     """The command group, with every usage error (a bad option value, a missing option, an
-    unknown command) printed as one ``error:`` line, exit status 2, like the commands' own."""
+    unknown command) printed as one ``error:`` line, exit status 2, like the commands' own; a
+    closed output pipe and running out of memory end every command alike too."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            # The reader has gone: nothing more can be said to it, nor at exit.
+            _stop_writing()
+            raise typer.Exit(EXIT_BROKEN_PIPE) from None
+        except MemoryError:
+            fail("ran out of memory: the input is too large for this machine", EXIT_GAVE_UP)
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -79,13 +95,21 @@ class _OneLineErrors(TyperGroup):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+def _stop_writing() -> None:
+    """Point standard output at nothing, so that the flush at exit cannot fail again."""
+    # A captured output (a test's) is not a real file, and nothing is flushed to a pipe then.
+    with suppress(OSError, ValueError, io.UnsupportedOperation):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 app = typer.Typer(
     name="msanalysis",
     cls=_OneLineErrors,
     help="Exact Minesweeper analysis: forced cells, probabilities, reconstruction, autoplay.",
     epilog="Exit status: 0 answered; 1 no layout fits (an inconsistent position or grid); "
            "2 unusable input (a bad file, option or value); 3 gave up at a limit (time or "
-           "size) before the whole answer; 130 interrupted.",
+           "size) before the whole answer; 130 interrupted; 141 the output's reader stopped "
+           "reading.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -110,6 +134,8 @@ def user_errors() -> Iterator[None]:
     """
     try:
         yield
+    except BrokenPipeError:
+        raise  # the output's reader has gone: the command group ends it (no message)
     except InconsistentPosition as error:
         fail(str(error), EXIT_NO_ANSWER)
     except AnalysisTooHard as error:
@@ -157,10 +183,12 @@ def search_stopped(time_limit: float) -> NoReturn:
          "ones found, and their count is a lower bound", EXIT_GAVE_UP)
 
 
-def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
+def explain_or_why_not(analysis: Any, cell: Cell,
+                       deadline: float | None = None) -> Explanation | str:
     """The explanation of a forced cell, or in words why there is none: the cell is not forced.
 
-    A cell off the board, revealed or flagged is unusable input and fails.
+    A cell off the board, revealed or flagged is unusable input and fails; an explanation not
+    found by ``deadline`` fails with exit status 3.
     """
     height, width = analysis.position.shape
     if not (0 <= cell[0] < height and 0 <= cell[1] < width):
@@ -170,7 +198,7 @@ def explain_or_why_not(analysis: Any, cell: Cell) -> Explanation | str:
         return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
                 "in others")
     with user_errors():
-        return analysis.explain(cell)
+        return analysis.explain(cell, deadline=deadline)
 
 
 def print_json(data: object) -> None:
@@ -427,10 +455,11 @@ def analyze_command(
             fail(f"{file} is a board (a mine layout), not a position: 'show' and 'metrics' read "
                  "boards, 'solvable' plays one")
         position = item if mines is None else item.with_total_mines(mines)
+        start = time.perf_counter()
         analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
         explanation: Explanation | str | None = None
         if cell is not None:
-            explanation = explain_or_why_not(analysis, cell)
+            explanation = explain_or_why_not(analysis, cell, start + time_limit)
     if as_json:
         data = analysis.to_dict()
         if isinstance(explanation, Explanation):
@@ -554,8 +583,6 @@ def solvable(
 ) -> None:
     """Can this board be won from the first click without a guess, and with what reasoning?
     Exit 0 if so, 1 if not."""
-    import time
-
     from msanalysis.play.noguess import solve_without_guessing
 
     check_time_limit(time_limit)
@@ -969,8 +996,6 @@ def puzzle_make(
         help="Seconds allowed for each puzzle.")] = 600.0,
 ) -> None:
     """Make puzzles whose clues fit exactly one layout, with no clue to spare (irreducible)."""
-    import time
-
     from msanalysis.puzzle import DEFAULT_DENSITY, make_puzzle
 
     if width < 1 or height < 1:

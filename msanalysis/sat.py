@@ -87,6 +87,10 @@ class Explanation:
 
 # -- forced cells ----------------------------------------------------------------------------------
 
+_CLUES_BETWEEN_LOOKS = 4096
+"""Clues whose clauses are written between two looks at the clock (a few milliseconds)."""
+
+
 class _OutOfTime(Exception):
     """The search reached its deadline; ``partial`` holds the verdicts decided before it."""
 
@@ -127,11 +131,16 @@ class _Clock:
         if solver is not None:
             solver.interrupt()
 
+    def ran_out(self) -> bool:
+        """Whether the deadline has come."""
+        return self.deadline is not None and (self.expired
+                                              or time.perf_counter() >= self.deadline)
+
     def solve(self, solver: Solver, assumptions: Sequence[int] = ()) -> bool:
         """``solver.solve(assumptions)``, or _OutOfTime when the deadline comes first."""
         if self.deadline is None:
             return bool(solver.solve(assumptions=assumptions))
-        if self.expired or time.perf_counter() >= self.deadline:
+        if self.ran_out():
             raise _OutOfTime
         self._solver = solver
         try:
@@ -400,11 +409,16 @@ def find_forced(constraints: Constraints, *, deadline: float | None = None) -> F
             pool = IDPool()
             var = {cell: pool.id(cell) for cells in members for cell in cells}
             with Solver(name="mc") as solver:
-                for i in clue_ids:
-                    if need[i]:  # a clue that needs no more mines has no open cells left
-                        _exactly(solver, [var[cell] for j in clues[i].boxes if not decided[j]
-                                          for cell in boxes[j].cells], need[i])
                 try:
+                    for n, i in enumerate(clue_ids):
+                        # Writing the clauses of a board of millions of cells takes seconds:
+                        # the clock is looked at as they are written too.
+                        if n % _CLUES_BETWEEN_LOOKS == 0 and clock.ran_out():
+                            raise _OutOfTime([])
+                        if need[i]:  # a clue that needs no more mines has no open cells left
+                            _exactly(solver, [var[cell] for j in clues[i].boxes
+                                              if not decided[j] for cell in boxes[j].cells],
+                                     need[i])
                     if joined:
                         verdicts = _decide_joined(constraints, solver, pool, var, members,
                                                   placed, clock)
@@ -622,7 +636,8 @@ def _consistent(position: Position) -> bool:
         guarded.close()
 
 
-def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Explanation:
+def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
+            deadline: float | None = None) -> Explanation:
     """Why ``cell`` is forced: a minimal set of clues (and maybe the mine count) that forces it.
 
     Parameters
@@ -632,6 +647,9 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         A hidden cell (or a flagged one when ``ignore_flags``) that is forced.
     ignore_flags : bool
         Read flags as hidden cells instead of mines.
+    deadline : float, optional
+        A :func:`time.perf_counter` time by which the explanation must be found (the solver is
+        interrupted at it).
 
     Returns
     -------
@@ -643,6 +661,8 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         If the cell is off the board, not hidden, or not forced.
     InconsistentPosition
         If no layout satisfies the position.
+    AnalysisTooHard
+        When no minimal set was found by ``deadline``.
 
     Notes
     -----
@@ -672,35 +692,17 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
         raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
-    constraints = build(position, ignore_flags=ignore_flags)
+    out_of_time = AnalysisTooHard(f"the time limit ran out before {cell} was explained")
+    try:
+        constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
+    except AnalysisTooHard:
+        raise out_of_time from None
     guarded = _Guarded(constraints)
     try:
-        everything = guarded.selectors
-        if not guarded.solver.solve(assumptions=everything):
-            raise inconsistency(constraints)
-        # Can the cell be a mine? Can it be safe? Exactly one answer must be no.
-        answers = {}
-        for mine in (True, False):
-            literal = guarded.query(cell, mine)
-            answers[mine] = literal is None or guarded.solver.solve(
-                assumptions=[*everything, literal])
-        if answers[True] and answers[False]:
-            raise InvalidInput(f"cell {cell} is not forced: it is a mine in some layouts and safe "
-                             "in others")
-        is_mine = answers[True]
-        # The other answer was no, so its question is a literal (a sea cell's only when the
-        # count is known).
-        opposite = guarded.query(cell, not is_mine)
-        assert opposite is not None
-
-        def drop_first(selector: int) -> tuple[int, int, Cell]:
-            if selector == guarded.count:
-                return (0, 0, (0, 0))
-            where = guarded.clue_at[selector]
-            distance = max(abs(where[0] - row), abs(where[1] - col))
-            return (1, -distance, (-where[0], -where[1]))
-
-        core, _ = guarded.minimal_core([opposite], sorted(everything, key=drop_first))
+        with _Clock(deadline) as clock:
+            core, is_mine = _explaining_core(constraints, guarded, cell, clock)
+    except _OutOfTime:
+        raise out_of_time from None
     finally:
         guarded.close()
     clues = guarded.clues_in(core)
@@ -709,3 +711,38 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False) -> Ex
     return Explanation(cell, "mine" if is_mine else "safe", clues, uses_count,
                        () if ignore_flags else _flags_near(position, clues),
                        tuple(number_at[c] for c in clues))
+
+
+def _explaining_core(constraints: Constraints, guarded: _Guarded, cell: Cell,
+                     clock: _Clock) -> tuple[list[int], bool]:
+    """The selectors of a minimal set of constraints that forces ``cell``, and whether it is
+    a mine; _OutOfTime when the clock runs out first."""
+    row, col = cell
+    everything = guarded.selectors
+    if not clock.solve(guarded.solver, everything):
+        raise inconsistency(constraints, deadline=clock.deadline)
+    # Can the cell be a mine? Can it be safe? Exactly one answer must be no.
+    answers = {}
+    for mine in (True, False):
+        literal = guarded.query(cell, mine)
+        answers[mine] = literal is None or clock.solve(guarded.solver, [*everything, literal])
+    if answers[True] and answers[False]:
+        raise InvalidInput(f"cell {cell} is not forced: it is a mine in some layouts and safe "
+                           "in others")
+    is_mine = answers[True]
+    # The other answer was no, so its question is a literal (a sea cell's only when the count is
+    # known).
+    opposite = guarded.query(cell, not is_mine)
+    assert opposite is not None
+
+    def drop_first(selector: int) -> tuple[int, int, Cell]:
+        if selector == guarded.count:
+            return (0, 0, (0, 0))
+        where = guarded.clue_at[selector]
+        distance = max(abs(where[0] - row), abs(where[1] - col))
+        return (1, -distance, (-where[0], -where[1]))
+
+    core, minimal = guarded.minimal_core([opposite], sorted(everything, key=drop_first), clock)
+    if not minimal:
+        raise _OutOfTime
+    return core, is_mine

@@ -245,15 +245,18 @@ class Analysis:
         """The independent groups of clues and frontier cells (tied only by the mine count)."""
         return list(self.constraints.components)
 
-    def explain(self, cell: Cell) -> Explanation:
-        """Why ``cell`` is forced (see :func:`msanalysis.sat.explain`).
+    def explain(self, cell: Cell, *, deadline: float | None = None) -> Explanation:
+        """Why ``cell`` is forced (see :func:`msanalysis.sat.explain`, which takes the
+        ``deadline`` too).
 
         Raises
         ------
         ValueError
             If the cell is not hidden or not forced.
+        AnalysisTooHard
+            When no explanation was found by ``deadline``.
         """
-        return explain(self.position, cell, ignore_flags=self.ignore_flags)
+        return explain(self.position, cell, ignore_flags=self.ignore_flags, deadline=deadline)
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
@@ -309,9 +312,8 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     >>> a.solutions, sorted(a.forced_mines)
     (1, [(0, 0), (0, 2)])
     """
-    start = time.perf_counter()
-    constraints = build(position, ignore_flags=ignore_flags)
-    deadline = None if time_limit is None else start + time_limit
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     if deadline is None and not forced_only:
         try:
             counts = count(constraints)

@@ -8,6 +8,7 @@ command and checks the one rule: exit status 0-3 with, on failure, one ``error:`
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from typer.testing import CliRunner
 
 from msanalysis.board import Board
 from msanalysis.cli import app
+from msanalysis.constraints import build
 from msanalysis.errors import ParseError
 from msanalysis.position import HIDDEN, Position
 
@@ -225,6 +227,47 @@ def test_generate_keeps_its_time_limit(tmp_path, args):
                  "--time-limit", "0.5")
     assert time.perf_counter() - start < 20  # a bound on a hang, not a speed
     assert "time limit" in one_error_line(result, 3)
+
+
+def test_a_position_too_large_to_read_in_time_is_refused_at_once(tmp_path):
+    # 700x700, a third of the cells revealed: some 200,000 unknown cells beside numbers, which
+    # cannot be made into clues in a millisecond (a 3000x3000 position took a minute).
+    rng = np.random.default_rng(5)
+    board = Board(rng.random((700, 700)) < 0.15)
+    states = np.full((700, 700), HIDDEN, dtype=np.int8)
+    shown = (rng.random((700, 700)) < 0.3) & ~board.mask
+    states[shown] = board.numbers[shown]
+    path = tmp_path / "large.txt"
+    Position(states, board.mine_count).save(path)
+    result = run("analyze", path, "--time-limit", "0.001")
+    assert "would run past the time limit" in one_error_line(result, 3)
+    # With time enough it is read (the counting of its large components is another matter).
+    constraints = build(Position(states, board.mine_count), deadline=time.perf_counter() + 60)
+    assert len(constraints.clues) > 100_000
+
+
+def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):
+    def no_memory(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("msanalysis.cli.read_any", no_memory)
+    path = tmp_path / "p.txt"
+    path.write_text("mines: 1\n??\n11\n")
+    assert "ran out of memory" in one_error_line(run("show", path), 3)
+
+
+@pytest.mark.parametrize("command", ["show", "analyze"])
+def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command):
+    path = tmp_path / "wide.txt"
+    path.write_text("mines: 2000\n" + "\n".join(["?" * 200] * 200) + "\n")
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from msanalysis.cli import app; app()", command, str(path)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()  # as `| head -1` does
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
 
 
 # -- wrong answers ---------------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
 import msanalysis.sat as sat
 from msanalysis.constraints import build
-from msanalysis.errors import InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
@@ -144,3 +146,10 @@ def test_inconsistency_names_the_count():
     error = inconsistency(build(position))
     assert error.uses_mine_count and error.clues
     assert "together with 3 mines in total" in str(error)
+
+
+def test_an_explanation_keeps_its_deadline():
+    position = Position.from_text("???\n121")
+    with pytest.raises(AnalysisTooHard, match=r"before \(0, 1\) was explained"):
+        explain(position, (0, 1), deadline=0.0)
+    assert explain(position, (0, 1), deadline=time.perf_counter() + 60).verdict == "safe"
