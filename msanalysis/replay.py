@@ -439,11 +439,14 @@ def _read_ours(data: bytes, source: str) -> Replay:
                        f"{', '.join(k.value for k in ActionKind)}", number) from None
         except TypeError as error:
             raise fail(str(error), number) from None
+    # Read before the Replay is made: a field's own error already names the file and the line,
+    # and the ValueError below is for the Replay's checks, which name neither.
+    player = field_of("player", str, optional=True)
+    program = field_of("program", str, optional=True)
     try:
-        replay = Replay(board, tuple(actions), rules=rules,
-                        player=field_of("player", str, optional=True),
-                        program=field_of("program", str, optional=True), date=date,
-                        seconds=None if seconds is None else float(seconds), source=source)
+        replay = Replay(board, tuple(actions), rules=rules, player=player, program=program,
+                        date=date, seconds=None if seconds is None else float(seconds),
+                        source=source)
     except ValueError as error:
         raise fail(str(error)) from None
     first = header.get("first_click")

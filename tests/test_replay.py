@@ -299,6 +299,8 @@ def test_our_format_bad_header(tmp_path):
     ("first_click", 5, "'first_click' is not [row, col]"),
     ("first_click", [0, True], "'first_click' is not [row, col]"),
     ("seconds", 10 ** 400, "'seconds' is not a number of seconds"),
+    ("player", 5, "header field 'player' is missing or not a string"),
+    ("program", [1], "header field 'program' is missing or not a string"),
 ])
 def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expected):
     path, lines = _ours(tmp_path)
@@ -306,7 +308,9 @@ def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expe
     header[field] = value
     lines[0] = json.dumps(header)
     path.write_text("\n".join(lines) + "\n")
-    assert expected in _error(path).reason
+    error = _error(path)
+    assert expected in error.reason and error.line == 1
+    assert str(error).count(str(path)) == 1
 
 
 def test_empty_unknown_and_binary_files(tmp_path):
