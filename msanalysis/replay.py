@@ -22,7 +22,9 @@ Our format, one JSON object a line (UTF-8):
   "player": N, "date": ISO-8601, "seconds": S, "result": "won" | "lost" | "playing"}``;
   ``layout`` has a row of ``*`` (mine) and ``.`` per board row; ``rules`` is the first-click
   rule (see :mod:`msanalysis.rules`) or null; ``player``, ``date`` and ``seconds`` may be null;
-  ``first_click`` and ``result`` are checked against the play-back when present;
+  ``first_click`` and ``result`` are checked against the play-back when present; in the
+  ``player`` and ``program`` read (from any format), a character that is not printable (a line
+  break, a control code, a lone surrogate) becomes its escape, such as ``\\n``;
 - then one line per action: ``{"time": T, "action": "reveal" | "flag" | "unflag" | "chord",
   "cell": [r, c]}``, times in seconds from the first action, in order.
 """
@@ -35,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time as _time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -346,6 +349,27 @@ def _is_seconds(value: int | float) -> bool:
         return False
 
 
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape.
+
+    A player's or program's name is shown in reports, CSV rows and pictures: a line break there
+    would split a report line, a terminal control code would act on the terminal, and a lone
+    surrogate (which a JSON ``\\ud800`` escape can make) cannot be written as UTF-8 at all.
+    Spaces of every script are kept: names use them.
+
+    Examples
+    --------
+    >>> print(_printable("Zhang\\nShen\\x1b[2J\\ud800"))
+    Zhang\\nShen\\x1b[2J\\ud800
+    >>> _printable("王嘉宁 (China)")
+    '王嘉宁 (China)'
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or unicodedata.category(char) == "Zs"
+                   else ascii(char)[1:-1] for char in text)
+
+
 def _is_cell(value: object) -> TypeGuard[list[int]]:
     """Whether a value read from a replay is ``[row, col]``: a list of two integers."""
     return (isinstance(value, list) and len(value) == 2
@@ -443,6 +467,8 @@ def _read_ours(data: bytes, source: str) -> Replay:
     # and the ValueError below is for the Replay's checks, which name neither.
     player = field_of("player", str, optional=True)
     program = field_of("program", str, optional=True)
+    player = None if player is None else _printable(player)
+    program = None if program is None else _printable(program)
     try:
         replay = Replay(board, tuple(actions), rules=rules, player=player, program=program,
                         date=date, seconds=None if seconds is None else float(seconds),
@@ -504,7 +530,8 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib's answer is not JSON",
                           source=source) from None
     if "error" in data:
-        raise ReplayError(f"not a readable .{kind} replay: ms-toollib says {data['error']}",
+        raise ReplayError(f"not a readable .{kind} replay: ms-toollib says "
+                          f"{_printable(str(data['error']))}",
                           source=source)
     return _from_toollib(data, kind, source)
 
@@ -570,13 +597,13 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
             raise fail(f"an event at {moment} s has an unknown kind ({level})")
         actions.append(Action(kind_of, (row, col), moment))
         boards.append(states.copy())
-    player = data["player"].strip() or None
+    player = _printable(data["player"].strip()) or None
     start = data["start_time"]
     try:
         date = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         date = None
-    software = data["software"].strip()
+    software = _printable(data["software"].strip())
     program = _PROGRAMS[kind]
     if software and software.lower() not in program.lower():
         # Metasweeper writes its version as "元3.1.9" (元扫雷 is its Chinese name).

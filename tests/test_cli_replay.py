@@ -99,6 +99,21 @@ def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):
     assert json.loads(result.stdout)["file"] == str(good)
 
 
+def test_names_that_are_not_printable_keep_the_report_whole(tmp_path):
+    path = _games(tmp_path, seeds=(7,))[0]
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header.update(player="\ud800", program="two\nlines")
+    lines[0] = json.dumps(header)  # the lone surrogate as the escape \\ud800
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "all.csv"
+    result = runner.invoke(app, ["replay", str(path), "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith("  9x9/10, two\\nlines, \\ud800, ")
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert (row["player"], row["program"]) == ("\\ud800", "two\\nlines")
+
+
 def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     import msanalysis.play.judge as judge
 

@@ -313,6 +313,18 @@ def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expe
     assert str(error).count(str(path)) == 1
 
 
+def test_names_in_the_header_are_made_printable(tmp_path):
+    # json.dumps writes a lone surrogate as the escape \\ud800, which json.loads reads back.
+    path, lines = _ours(tmp_path, player="\ud800 Ann\nLee", program="X\x1b[2J\u2028Y")
+    path.write_text("\n".join(lines) + "\n")
+    replay = load_replay(path)
+    assert replay.player == "\\ud800 Ann\\nLee" and replay.program == "X\\x1b[2J\\u2028Y"
+    assert replay.player.isprintable() and replay.program.isprintable()
+    path, lines = _ours(tmp_path, player="王嘉宁\u3000(China)")
+    path.write_text("\n".join(lines) + "\n")
+    assert load_replay(path).player == "王嘉宁\u3000(China)"  # spaces of any script are kept
+
+
 def test_empty_unknown_and_binary_files(tmp_path):
     empty = tmp_path / "empty.evf"
     empty.write_bytes(b"")
