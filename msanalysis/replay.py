@@ -402,6 +402,11 @@ def _read_ours(data: bytes, source: str) -> Replay:
                 raise fail("truncated: the last line is cut short", number) from None
             what = "not a replay" if not records else "not a JSON object"
             raise fail(f"{what} ({error.msg})", number) from None
+        except ValueError:
+            # The one other ValueError json raises: Python refuses to convert a whole number of
+            # more digits than sys.get_int_max_str_digits(), with advice meant for programmers.
+            raise fail(f"a number too large (more than {sys.get_int_max_str_digits()} digits)",
+                       number) from None
         if not isinstance(record, dict):
             raise fail("not a JSON object", number)
         records.append((number, record))

@@ -286,6 +286,16 @@ def test_our_format_bad_action_lines(tmp_path, line, expected):
     assert expected in _error(path).reason
 
 
+@pytest.mark.parametrize("number", ["9" * 5000, "-" + "1" * 4301])
+def test_our_format_numbers_too_long_to_read(tmp_path, number):
+    path, lines = _ours(tmp_path)
+    lines.insert(2, '{"time": ' + number + ', "action": "reveal", "cell": [0, 0]}')
+    path.write_text("\n".join(lines) + "\n")
+    error = _error(path)
+    assert error.line == 3 and error.reason.startswith("a number too large (more than ")
+    assert "set_int_max_str_digits" not in str(error)
+
+
 def test_our_format_bad_header(tmp_path):
     path, lines = _ours(tmp_path, mines=11)
     path.write_text("\n".join(lines) + "\n")
