@@ -458,6 +458,10 @@ def _read_ours(data: bytes, source: str) -> Replay:
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
         if not _is_cell(cell):
             raise fail("an action needs \"cell\": [row, col]", number)
+        # The Replay checks this too, but knows the action only by its index, not its line.
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise fail(f"the action's cell ({cell[0]}, {cell[1]}) is off the {width}x{height} "
+                       "board", number)
         if not isinstance(moment, (int, float)) or isinstance(moment, bool) \
                 or not _is_seconds(moment):
             raise fail("an action needs \"time\": seconds", number)

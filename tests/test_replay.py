@@ -283,7 +283,8 @@ def test_our_format_bad_action_lines(tmp_path, line, expected):
     path, lines = _ours(tmp_path)
     lines.insert(3, line)
     path.write_text("\n".join(lines) + "\n")
-    assert expected in _error(path).reason
+    error = _error(path)
+    assert expected in error.reason and error.line == 4
 
 
 @pytest.mark.parametrize("number", ["9" * 5000, "-" + "1" * 4301])
