@@ -26,7 +26,8 @@ Our format, one JSON object a line (UTF-8):
   ``player`` and ``program`` read (from any format), a character that is not printable (a line
   break, a control code, a lone surrogate) becomes its escape, such as ``\\n``;
 - then one line per action: ``{"time": T, "action": "reveal" | "flag" | "unflag" | "chord",
-  "cell": [r, c]}``, times in seconds from the first action, in order.
+  "cell": [r, c]}``, times in seconds from the first action, in order (0 or more, never
+  decreasing; ``seconds`` too is 0 or more).
 """
 
 from __future__ import annotations
@@ -450,10 +451,11 @@ def _read_ours(data: bytes, source: str) -> Replay:
     except ValueError:
         raise fail(f"bad date {date_text!r}: expected ISO 8601", header_line) from None
     seconds = field_of("seconds", (int, float), optional=True)
-    if seconds is not None and not _is_seconds(seconds):
-        raise fail(f"header field 'seconds' is not a number of seconds: {str(seconds)[:40]}",
-                   header_line)
+    if seconds is not None and (not _is_seconds(seconds) or seconds < 0):
+        raise fail("header field 'seconds' is not a number of seconds (finite, 0 or more, or "
+                   f"null): {str(seconds)[:40]}", header_line)
     actions = []
+    previous = 0.0  # the time of the action before, which the next may not precede
     for number, record in records[1:]:
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
         if not _is_cell(cell):
@@ -465,6 +467,15 @@ def _read_ours(data: bytes, source: str) -> Replay:
         if not isinstance(moment, (int, float)) or isinstance(moment, bool) \
                 or not _is_seconds(moment):
             raise fail("an action needs \"time\": seconds", number)
+        # Times count from the first action, in order: anything else would make the game's
+        # length and speed (3BV/s) negative or wrong.
+        moment = float(moment)
+        if moment < 0:
+            raise fail(f"an action's time is {moment} s: times count from 0", number)
+        if moment < previous:
+            raise fail(f"an action's time {moment} s is before the previous action's "
+                       f"{previous} s: times may not decrease", number)
+        previous = moment
         try:
             actions.append(Action(ActionKind(str(kind)), (cell[0], cell[1]), moment))
         except ValueError:

@@ -287,6 +287,37 @@ def test_our_format_bad_action_lines(tmp_path, line, expected):
     assert expected in error.reason and error.line == 4
 
 
+def _timed(lines: list[str], times: list[float]) -> list[str]:
+    """The replay's lines with its actions' times replaced by ``times``, in order."""
+    timed = lines[:1]
+    for line, moment in zip(lines[1:], times, strict=True):
+        record = json.loads(line)
+        record["time"] = moment
+        timed.append(json.dumps(record))
+    return timed
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({0: -5}, "an action's time is -5.0 s: times count from 0"),
+    ({3: 1.5}, "an action's time 1.5 s is before the previous action's 2.0 s: times may not "
+               "decrease"),
+    ({2: float("inf")}, 'an action needs "time": seconds'),
+])
+def test_our_format_times_count_from_0_in_order(tmp_path, change, expected):
+    path, lines = _ours(tmp_path)
+    times = [float(index) for index in range(len(lines) - 1)]
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    assert [a.time for a in load_replay(path).actions] == times
+    for index, moment in change.items():
+        times[index] = moment
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    error = _error(path)
+    assert error.reason == expected and error.line == 2 + next(iter(change))
+    times = [0.0] * (len(lines) - 1)  # equal times are in order: clicks within one tick
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    assert load_replay(path).duration >= 0
+
+
 @pytest.mark.parametrize("number", ["9" * 5000, "-" + "1" * 4301])
 def test_our_format_numbers_too_long_to_read(tmp_path, number):
     path, lines = _ours(tmp_path)
@@ -310,6 +341,8 @@ def test_our_format_bad_header(tmp_path):
     ("first_click", 5, "'first_click' is not [row, col]"),
     ("first_click", [0, True], "'first_click' is not [row, col]"),
     ("seconds", 10 ** 400, "'seconds' is not a number of seconds"),
+    ("seconds", -1, "'seconds' is not a number of seconds"),
+    ("seconds", float("nan"), "'seconds' is not a number of seconds"),
     ("player", 5, "header field 'player' is missing or not a string"),
     ("program", [1], "header field 'program' is missing or not a string"),
 ])
