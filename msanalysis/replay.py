@@ -79,9 +79,6 @@ _PROGRAMS = {"avf": "Minesweeper Arbiter", "rmv": "Viennasweeper", "evf": "Metas
              "mvf": "Minesweeper Clone"}
 """The program that writes each binary format."""
 
-_MAX_BYTES = 64 << 20
-"""Larger files are refused unread: real replays take kilobytes."""
-
 _CHILD_SECONDS = 60.0
 """How long ms-toollib may take over one file before it is stopped."""
 
@@ -523,7 +520,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 # -- the binary formats, through ms-toollib ------------------------------------------------------
 
-def _read_toollib(path: Path, kind: str, source: str) -> Replay:
+def _read_toollib(data: bytes, kind: str, source: str) -> Replay:
     import importlib.util
 
     if importlib.util.find_spec("ms_toollib") is None:
@@ -532,11 +529,15 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
     script = Path(__file__).with_name("_toollib.py")
     try:
         # ms-toollib writes a crash.log into the working directory when it panics: give the
-        # child a directory of its own, thrown away after.
+        # child a directory of its own, thrown away after. It reads a copy of the bytes already
+        # read there, not the file itself: a pipe or a device cannot be read twice, and what
+        # was read is what was checked against the size limit.
         with tempfile.TemporaryDirectory(prefix="msanalysis-replay-") as scratch:
-            child = subprocess.run([sys.executable, "-P", str(script), kind,
-                                    str(path.resolve())], capture_output=True, cwd=scratch,
-                                   timeout=_CHILD_SECONDS, check=False)
+            copy = Path(scratch) / f"replay.{kind}"
+            copy.write_bytes(data)
+            child = subprocess.run([sys.executable, "-P", str(script), kind, str(copy)],
+                                   capture_output=True, cwd=scratch, timeout=_CHILD_SECONDS,
+                                   check=False)
     except subprocess.TimeoutExpired:
         raise ReplayError(f"ms-toollib did not finish reading it in {_CHILD_SECONDS:g} s: not a "
                           "usable replay", source=source) from None
@@ -545,15 +546,14 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib cannot parse it (the file "
                           "is truncated, damaged or of another kind)", source=source)
     try:
-        data = json.loads(child.stdout)
+        answer = json.loads(child.stdout)
     except json.JSONDecodeError:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib's answer is not JSON",
                           source=source) from None
-    if "error" in data:
+    if "error" in answer:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib says "
-                          f"{_printable(str(data['error']))}",
-                          source=source)
-    return _from_toollib(data, kind, source)
+                          f"{_printable(str(answer['error']))}", source=source)
+    return _from_toollib(answer, kind, source)
 
 
 def _toollib_rules(mode: int) -> str | None:
@@ -681,7 +681,8 @@ def load_replay(path: str | Path) -> Replay:
 
     The binary formats are parsed by ms-toollib (``pip install 'msanalysis[replays]'``) in a
     separate process, which protects this one from the crashes it has on damaged files. Every
-    replay is played back while it is read.
+    replay is played back while it is read. ``-`` is standard input, read as our format (the
+    binary formats are told apart by the file name's ending, which standard input lacks).
 
     Raises
     ------
@@ -708,21 +709,28 @@ def load_replay(path: str | Path) -> Replay:
     -----
     O(actions x cells) for the play-back checks; a binary file costs one short-lived process.
     """
-    path = Path(path)
     source = str(path)
-    if path.is_dir():
+    from_stdin = source == "-"
+    path = Path(path)
+    if not from_stdin and path.is_dir():
         raise IsADirectoryError(21, "is a directory, not a file", source)
-    size = path.stat().st_size
-    if size > _MAX_BYTES:
-        raise ReplayError(f"{size} bytes: too large for a replay", source=source)
-    if size == 0:
+    try:
+        # Bounded, and the only read: a pipe, a FIFO or a device says nothing true of its
+        # size before it is read (/dev/zero's is 0, and it never ends).
+        data = read_bytes(source if from_stdin else path)
+    except ParseError as error:
+        raise ReplayError(error.reason, source=source) from None
+    if not data:
         raise ReplayError("empty file: not a replay", source=source)
-    kind = path.suffix.lower().lstrip(".")
+    kind = "" if from_stdin else path.suffix.lower().lstrip(".")
     if kind in _PROGRAMS:
-        return _read_toollib(path, kind, source)
-    data = read_bytes(path)
+        return _read_toollib(data, kind, source)
     if kind == "jsonl" or data.lstrip()[:1] == b"{":
         return _read_ours(data, source)
+    if from_stdin:
+        raise ReplayError("not a replay in our format (.msreplay.jsonl), the one format read "
+                          "from standard input: give an .avf, .rmv, .evf or .mvf replay by its "
+                          "file name", source=source)
     raise ReplayError(f"unknown replay format {path.suffix or '(no extension)'!r}: expected "
                       ".avf, .rmv, .evf, .mvf or .msreplay.jsonl", source=source)
 

@@ -7,6 +7,7 @@ project's own replays come from seeded games and are tested everywhere.
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -379,6 +380,52 @@ def test_empty_unknown_and_binary_files(tmp_path):
     noise = tmp_path / "noise.jsonl"
     noise.write_bytes(bytes(range(256)))
     assert "not a replay" in _error(noise).reason
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_endless_devices_are_read_with_a_bound():
+    # Their size says 0: emptiness is told from the bytes read, which stop past 64 MiB.
+    for device in ("/dev/zero", "/dev/urandom"):
+        assert "more than 64 MiB" in _error(Path(device)).reason
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_named_pipe_is_read_like_a_file(tmp_path):
+    import threading
+
+    path, _ = _ours(tmp_path)
+    for suffix, data in ((".msreplay.jsonl", path.read_bytes()), (".avf", b"")):
+        fifo = tmp_path / f"pipe{suffix}"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(data,), daemon=True)
+        writer.start()
+        if data:
+            assert load_replay(fifo) == load_replay(path)
+        else:
+            assert _error(fifo).reason == "empty file: not a replay"
+        writer.join()
+
+
+def test_standard_input_is_read_as_our_format(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    path, _ = _ours(tmp_path)
+
+    def stdin_holding(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    stdin_holding(path.read_bytes())
+    replay = load_replay("-")
+    assert replay == load_replay(path) and replay.source == "-"
+    for data, expected in ((b"", "stdin: empty file: not a replay"),
+                           (b"*rmv\x00\x02", "stdin: not a replay in our format (.msreplay.jsonl), "
+                            "the one format read from standard input: give an .avf, .rmv, .evf "
+                            "or .mvf replay by its file name")):
+        stdin_holding(data)
+        with pytest.raises(ReplayError) as caught:
+            load_replay("-")
+        assert str(caught.value) == expected
 
 
 def test_random_bytes_under_each_binary_extension(tmp_path, monkeypatch):
