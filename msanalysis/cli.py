@@ -678,6 +678,8 @@ _REPLAY_CSV_COLUMNS = ["file", "width", "height", "mines", "won", "clicks", "fir
 
 def _replay_stem(path: Path) -> str:
     """A file name without its replay endings (``game.msreplay.jsonl`` -> ``game``)."""
+    if str(path) == "-":
+        return "stdin"  # not "-": files named "--0002.txt" would read as options
     name = path.name
     for ending in (".msreplay.jsonl", ".jsonl", ".avf", ".rmv", ".evf", ".mvf"):
         if name.lower().endswith(ending):
@@ -793,7 +795,8 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
     except (ValueError, OSError, AnalysisTooHard) as error:
         message = str(error)
         code = EXIT_GAVE_UP if isinstance(error, AnalysisTooHard) else EXIT_BAD_INPUT
-        return {"file": file, "error": message if file in message else f"{file}: {message}",
+        shown = "stdin" if file == "-" else file  # as the library's errors name standard input
+        return {"file": file, "error": message if shown in message else f"{shown}: {message}",
                 "code": code}
     return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),
             "row": _replay_row(path, result)}
@@ -867,6 +870,10 @@ def replay_command(
             with user_errors():
                 folder.mkdir(parents=True, exist_ok=True)
     names = [str(file) for file in files]
+    if "-" in names and (dask is not None or (jobs > 1 and len(names) > 1)):
+        # Worker processes read /dev/null as their standard input, Dask workers their own.
+        fail("standard input (-) is read by this process only: judge it without --jobs and "
+             "--dask")
     reports = _replay_reports(names, None if positions is None else str(positions),
                               None if svg is None else str(svg), jobs, dask, time_limit)
     rows, failed = [], 0

@@ -114,6 +114,22 @@ def test_names_that_are_not_printable_keep_the_report_whole(tmp_path):
     assert (row["player"], row["program"]) == ("\\ud800", "two\\nlines")
 
 
+def test_standard_input(tmp_path):
+    path = _games(tmp_path, seeds=(7,))[0]
+    result = runner.invoke(app, ["replay", "-", "--json"], input=path.read_bytes())
+    assert result.exit_code == 0, result.output
+    expected = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert json.loads(result.stdout) == {**expected, "file": "-"}
+    result = runner.invoke(app, ["replay", "-"], input=EXPERT.read_bytes())
+    assert result.exit_code == 2 and result.stderr.startswith(
+        "error: stdin: not a replay in our format (.msreplay.jsonl)")
+    for options in (["--jobs", "2", str(path)], ["--dask", "tcp://127.0.0.1:1"]):
+        result = runner.invoke(app, ["replay", "-", *options], input=path.read_bytes())
+        assert result.exit_code == 2 and result.stderr == (
+            "error: standard input (-) is read by this process only: judge it without --jobs "
+            "and --dask\n")
+
+
 def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     import msanalysis.play.judge as judge
 
