@@ -687,6 +687,16 @@ def _replay_stem(path: Path) -> str:
     return path.stem
 
 
+def _shown_name(text: str) -> str:
+    """A file name made safe for one line of a report or of a file written as UTF-8.
+
+    A name may hold a line break, and bytes that are not UTF-8, which Python holds as lone
+    surrogates that cannot be written as UTF-8: both become escapes (``\\n``, ``\\udcff``).
+    """
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 def _percent_text(value) -> str:
     return "unknown" if value is None else f"{100 * float(value):.2f}%"
 
@@ -703,7 +713,8 @@ def _replay_text(path: Path, result) -> str:
     if replay.date is not None:
         facts.append(replay.date.date().isoformat())
     facts.append(f"rules {replay.rules or 'unknown'}")
-    lines = [f"{path.name}", f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
+    lines = [_shown_name(path.name),
+             f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
     guesses = result.guesses
     if guesses:
         lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
@@ -759,9 +770,9 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
     for j in result.guesses:
         name = f"{stem}-{j.index:04d}"
         if positions is not None:
-            comment = (f"# {path.name}, action {j.index} at {j.time:.2f} s: {j.verdict.value} at "
-                       f"{j.cell[0]},{j.cell[1]} (mine chance {_percent_text(j.probability)}); "
-                       "the player's flags removed")
+            comment = (f"# {_shown_name(path.name)}, action {j.index} at {j.time:.2f} s: "
+                       f"{j.verdict.value} at {j.cell[0]},{j.cell[1]} (mine chance "
+                       f"{_percent_text(j.probability)}); the player's flags removed")
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
             # Past the time limit the analysis is partial: drawn with its forced cells only.
@@ -882,7 +893,7 @@ def replay_command(
         nonlocal failed
         if "error" in report:
             failed = max(failed, report["code"])
-            typer.echo(f"error: {report['error']}", err=True)
+            typer.echo(f"error: {_shown_name(report['error'])}", err=True)
             return
         rows.append(report["row"])
         if as_json:
@@ -913,7 +924,9 @@ def replay_command(
     if csv_file is not None:
         import csv
 
-        with user_errors(), csv_file.open("w", newline="", encoding="utf-8") as handle:
+        # A file name that is not UTF-8 is written with escapes, as _shown_name writes it.
+        with user_errors(), csv_file.open("w", newline="", encoding="utf-8",
+                                          errors="backslashreplace") as handle:
             writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)
             writer.writeheader()
             writer.writerows(rows)

@@ -130,6 +130,24 @@ def test_standard_input(tmp_path):
             "and --dask\n")
 
 
+def test_file_names_with_line_breaks_or_bytes_that_are_not_utf8(tmp_path):
+    good = _games(tmp_path, seeds=(7,))[0]
+    odd = tmp_path / "two\nlines\udcff.msreplay.jsonl"  # \udcff: the byte 0xff of the name
+    odd.write_bytes(good.read_bytes())
+    missing = tmp_path / "no\nsuch.jsonl"
+    out, positions = tmp_path / "all.csv", tmp_path / "positions"
+    result = runner.invoke(app, ["replay", str(odd), str(missing), "--csv", str(out),
+                                 "--positions", str(positions)])
+    assert result.exit_code == 2
+    assert result.stdout.startswith("two\\nlines\\udcff.msreplay.jsonl\n  9x9/10, ")
+    assert result.stderr.splitlines()[0] == f"error: no such file: {tmp_path}/no\\nsuch.jsonl"
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert row["file"] == str(odd).replace("\udcff", "\\udcff")
+    for written in positions.iterdir():
+        assert written.read_text().startswith("# two\\nlines\\udcff.msreplay.jsonl, action ")
+        assert runner.invoke(app, ["analyze", str(written)]).exit_code == 0
+
+
 def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     import msanalysis.play.judge as judge
 
