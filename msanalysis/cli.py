@@ -705,11 +705,23 @@ _REPLAY_CSV_COLUMNS = ["file", "width", "height", "mines", "won", "clicks", "fir
 
 def _replay_stem(path: Path) -> str:
     """A file name without its replay endings (``game.msreplay.jsonl`` -> ``game``)."""
+    if str(path) == "-":
+        return "stdin"  # not "-": files named "--0002.txt" would read as options
     name = path.name
     for ending in (".msreplay.jsonl", ".jsonl", ".avf", ".rmv", ".evf", ".mvf"):
         if name.lower().endswith(ending):
             return name[:-len(ending)]
     return path.stem
+
+
+def _shown_name(text: str) -> str:
+    """A file name made safe for one line of a report or of a file written as UTF-8.
+
+    A name may hold a line break, and bytes that are not UTF-8, which Python holds as lone
+    surrogates that cannot be written as UTF-8: both become escapes (``\\n``, ``\\udcff``).
+    """
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _percent_text(value) -> str:
@@ -728,7 +740,8 @@ def _replay_text(path: Path, result) -> str:
     if replay.date is not None:
         facts.append(replay.date.date().isoformat())
     facts.append(f"rules {replay.rules or 'unknown'}")
-    lines = [f"{path.name}", f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
+    lines = [_shown_name(path.name),
+             f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
     guesses = result.guesses
     if guesses:
         lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
@@ -784,9 +797,9 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
     for j in result.guesses:
         name = f"{stem}-{j.index:04d}"
         if positions is not None:
-            comment = (f"# {path.name}, action {j.index} at {j.time:.2f} s: {j.verdict.value} at "
-                       f"{j.cell[0]},{j.cell[1]} (mine chance {_percent_text(j.probability)}); "
-                       "the player's flags removed")
+            comment = (f"# {_shown_name(path.name)}, action {j.index} at {j.time:.2f} s: "
+                       f"{j.verdict.value} at {j.cell[0]},{j.cell[1]} (mine chance "
+                       f"{_percent_text(j.probability)}); the player's flags removed")
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
             # Past the time limit the analysis is partial: drawn with its forced cells only.
@@ -820,7 +833,8 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
     except (ValueError, OSError, AnalysisTooHard) as error:
         message = str(error)
         code = EXIT_GAVE_UP if isinstance(error, AnalysisTooHard) else EXIT_BAD_INPUT
-        return {"file": file, "error": message if file in message else f"{file}: {message}",
+        shown = "stdin" if file == "-" else file  # as the library's errors name standard input
+        return {"file": file, "error": message if shown in message else f"{shown}: {message}",
                 "code": code}
     return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),
             "row": _replay_row(path, result)}
@@ -894,6 +908,10 @@ def replay_command(
             with user_errors():
                 folder.mkdir(parents=True, exist_ok=True)
     names = [str(file) for file in files]
+    if "-" in names and (dask is not None or (jobs > 1 and len(names) > 1)):
+        # Worker processes read /dev/null as their standard input, Dask workers their own.
+        fail("standard input (-) is read by this process only: judge it without --jobs and "
+             "--dask")
     reports = _replay_reports(names, None if positions is None else str(positions),
                               None if svg is None else str(svg), jobs, dask, time_limit)
     rows, failed = [], 0
@@ -902,7 +920,7 @@ def replay_command(
         nonlocal failed
         if "error" in report:
             failed = max(failed, report["code"])
-            typer.echo(f"error: {report['error']}", err=True)
+            typer.echo(f"error: {_shown_name(report['error'])}", err=True)
             return
         rows.append(report["row"])
         if as_json:
@@ -933,7 +951,9 @@ def replay_command(
     if csv_file is not None:
         import csv
 
-        with user_errors(), csv_file.open("w", newline="", encoding="utf-8") as handle:
+        # A file name that is not UTF-8 is written with escapes, as _shown_name writes it.
+        with user_errors(), csv_file.open("w", newline="", encoding="utf-8",
+                                          errors="backslashreplace") as handle:
             writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)
             writer.writeheader()
             writer.writerows(rows)

@@ -22,9 +22,12 @@ Our format, one JSON object a line (UTF-8):
   "player": N, "date": ISO-8601, "seconds": S, "result": "won" | "lost" | "playing"}``;
   ``layout`` has a row of ``*`` (mine) and ``.`` per board row; ``rules`` is the first-click
   rule (see :mod:`msanalysis.rules`) or null; ``player``, ``date`` and ``seconds`` may be null;
-  ``first_click`` and ``result`` are checked against the play-back when present;
+  ``first_click`` and ``result`` are checked against the play-back when present; in the
+  ``player`` and ``program`` read (from any format), a character that is not printable (a line
+  break, a control code, a lone surrogate) becomes its escape, such as ``\\n``;
 - then one line per action: ``{"time": T, "action": "reveal" | "flag" | "unflag" | "chord",
-  "cell": [r, c]}``, times in seconds from the first action, in order.
+  "cell": [r, c]}``, times in seconds from the first action, in order (0 or more, never
+  decreasing; ``seconds`` too is 0 or more).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time as _time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -74,9 +78,6 @@ REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
 _PROGRAMS = {"avf": "Minesweeper Arbiter", "rmv": "Viennasweeper", "evf": "Metasweeper",
              "mvf": "Minesweeper Clone"}
 """The program that writes each binary format."""
-
-_MAX_BYTES = 64 << 20
-"""Larger files are refused unread: real replays take kilobytes."""
 
 _CHILD_SECONDS = 60.0
 """How long ms-toollib may take over one file before it is stopped."""
@@ -346,6 +347,27 @@ def _is_seconds(value: int | float) -> bool:
         return False
 
 
+def _printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape.
+
+    A player's or program's name is shown in reports, CSV rows and pictures: a line break there
+    would split a report line, a terminal control code would act on the terminal, and a lone
+    surrogate (which a JSON ``\\ud800`` escape can make) cannot be written as UTF-8 at all.
+    Spaces of every script are kept: names use them.
+
+    Examples
+    --------
+    >>> print(_printable("Zhang\\nShen\\x1b[2J\\ud800"))
+    Zhang\\nShen\\x1b[2J\\ud800
+    >>> _printable("王嘉宁 (China)")
+    '王嘉宁 (China)'
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or unicodedata.category(char) == "Zs"
+                   else ascii(char)[1:-1] for char in text)
+
+
 def _is_cell(value: object) -> TypeGuard[list[int]]:
     """Whether a value read from a replay is ``[row, col]``: a list of two integers."""
     return (isinstance(value, list) and len(value) == 2
@@ -378,6 +400,11 @@ def _read_ours(data: bytes, source: str) -> Replay:
                 raise fail("truncated: the last line is cut short", number) from None
             what = "not a replay" if not records else "not a JSON object"
             raise fail(f"{what} ({error.msg})", number) from None
+        except ValueError:
+            # The one other ValueError json raises: Python refuses to convert a whole number of
+            # more digits than sys.get_int_max_str_digits(), with advice meant for programmers.
+            raise fail(f"a number too large (more than {sys.get_int_max_str_digits()} digits)",
+                       number) from None
         if not isinstance(record, dict):
             raise fail("not a JSON object", number)
         records.append((number, record))
@@ -421,17 +448,31 @@ def _read_ours(data: bytes, source: str) -> Replay:
     except ValueError:
         raise fail(f"bad date {date_text!r}: expected ISO 8601", header_line) from None
     seconds = field_of("seconds", (int, float), optional=True)
-    if seconds is not None and not _is_seconds(seconds):
-        raise fail(f"header field 'seconds' is not a number of seconds: {str(seconds)[:40]}",
-                   header_line)
+    if seconds is not None and (not _is_seconds(seconds) or seconds < 0):
+        raise fail("header field 'seconds' is not a number of seconds (finite, 0 or more, or "
+                   f"null): {str(seconds)[:40]}", header_line)
     actions = []
+    previous = 0.0  # the time of the action before, which the next may not precede
     for number, record in records[1:]:
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
         if not _is_cell(cell):
             raise fail("an action needs \"cell\": [row, col]", number)
+        # The Replay checks this too, but knows the action only by its index, not its line.
+        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
+            raise fail(f"the action's cell ({cell[0]}, {cell[1]}) is off the {width}x{height} "
+                       "board", number)
         if not isinstance(moment, (int, float)) or isinstance(moment, bool) \
                 or not _is_seconds(moment):
             raise fail("an action needs \"time\": seconds", number)
+        # Times count from the first action, in order: anything else would make the game's
+        # length and speed (3BV/s) negative or wrong.
+        moment = float(moment)
+        if moment < 0:
+            raise fail(f"an action's time is {moment} s: times count from 0", number)
+        if moment < previous:
+            raise fail(f"an action's time {moment} s is before the previous action's "
+                       f"{previous} s: times may not decrease", number)
+        previous = moment
         try:
             actions.append(Action(ActionKind(str(kind)), (cell[0], cell[1]), moment))
         except ValueError:
@@ -439,11 +480,16 @@ def _read_ours(data: bytes, source: str) -> Replay:
                        f"{', '.join(k.value for k in ActionKind)}", number) from None
         except TypeError as error:
             raise fail(str(error), number) from None
+    # Read before the Replay is made: a field's own error already names the file and the line,
+    # and the ValueError below is for the Replay's checks, which name neither.
+    player = field_of("player", str, optional=True)
+    program = field_of("program", str, optional=True)
+    player = None if player is None else _printable(player)
+    program = None if program is None else _printable(program)
     try:
-        replay = Replay(board, tuple(actions), rules=rules,
-                        player=field_of("player", str, optional=True),
-                        program=field_of("program", str, optional=True), date=date,
-                        seconds=None if seconds is None else float(seconds), source=source)
+        replay = Replay(board, tuple(actions), rules=rules, player=player, program=program,
+                        date=date, seconds=None if seconds is None else float(seconds),
+                        source=source)
     except ValueError as error:
         raise fail(str(error)) from None
     first = header.get("first_click")
@@ -474,7 +520,7 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 # -- the binary formats, through ms-toollib ------------------------------------------------------
 
-def _read_toollib(path: Path, kind: str, source: str) -> Replay:
+def _read_toollib(data: bytes, kind: str, source: str) -> Replay:
     import importlib.util
 
     if importlib.util.find_spec("ms_toollib") is None:
@@ -483,11 +529,15 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
     script = Path(__file__).with_name("_toollib.py")
     try:
         # ms-toollib writes a crash.log into the working directory when it panics: give the
-        # child a directory of its own, thrown away after.
+        # child a directory of its own, thrown away after. It reads a copy of the bytes already
+        # read there, not the file itself: a pipe or a device cannot be read twice, and what
+        # was read is what was checked against the size limit.
         with tempfile.TemporaryDirectory(prefix="msanalysis-replay-") as scratch:
-            child = subprocess.run([sys.executable, "-P", str(script), kind,
-                                    str(path.resolve())], capture_output=True, cwd=scratch,
-                                   timeout=_CHILD_SECONDS, check=False)
+            copy = Path(scratch) / f"replay.{kind}"
+            copy.write_bytes(data)
+            child = subprocess.run([sys.executable, "-P", str(script), kind, str(copy)],
+                                   capture_output=True, cwd=scratch, timeout=_CHILD_SECONDS,
+                                   check=False)
     except subprocess.TimeoutExpired:
         raise ReplayError(f"ms-toollib did not finish reading it in {_CHILD_SECONDS:g} s: not a "
                           "usable replay", source=source) from None
@@ -496,14 +546,14 @@ def _read_toollib(path: Path, kind: str, source: str) -> Replay:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib cannot parse it (the file "
                           "is truncated, damaged or of another kind)", source=source)
     try:
-        data = json.loads(child.stdout)
+        answer = json.loads(child.stdout)
     except json.JSONDecodeError:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib's answer is not JSON",
                           source=source) from None
-    if "error" in data:
-        raise ReplayError(f"not a readable .{kind} replay: ms-toollib says {data['error']}",
-                          source=source)
-    return _from_toollib(data, kind, source)
+    if "error" in answer:
+        raise ReplayError(f"not a readable .{kind} replay: ms-toollib says "
+                          f"{_printable(str(answer['error']))}", source=source)
+    return _from_toollib(answer, kind, source)
 
 
 def _toollib_rules(mode: int) -> str | None:
@@ -567,13 +617,13 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
             raise fail(f"an event at {moment} s has an unknown kind ({level})")
         actions.append(Action(kind_of, (row, col), moment))
         boards.append(states.copy())
-    player = data["player"].strip() or None
+    player = _printable(data["player"].strip()) or None
     start = data["start_time"]
     try:
         date = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         date = None
-    software = data["software"].strip()
+    software = _printable(data["software"].strip())
     program = _PROGRAMS[kind]
     if software and software.lower() not in program.lower():
         # Metasweeper writes its version as "元3.1.9" (元扫雷 is its Chinese name).
@@ -631,7 +681,8 @@ def load_replay(path: str | Path) -> Replay:
 
     The binary formats are parsed by ms-toollib (``pip install 'msanalysis[replays]'``) in a
     separate process, which protects this one from the crashes it has on damaged files. Every
-    replay is played back while it is read.
+    replay is played back while it is read. ``-`` is standard input, read as our format (the
+    binary formats are told apart by the file name's ending, which standard input lacks).
 
     Raises
     ------
@@ -658,21 +709,28 @@ def load_replay(path: str | Path) -> Replay:
     -----
     O(actions x cells) for the play-back checks; a binary file costs one short-lived process.
     """
-    path = Path(path)
     source = str(path)
-    if path.is_dir():
+    from_stdin = source == "-"
+    path = Path(path)
+    if not from_stdin and path.is_dir():
         raise IsADirectoryError(21, "is a directory, not a file", source)
-    size = path.stat().st_size
-    if size > _MAX_BYTES:
-        raise ReplayError(f"{size} bytes: too large for a replay", source=source)
-    if size == 0:
+    try:
+        # Bounded, and the only read: a pipe, a FIFO or a device says nothing true of its
+        # size before it is read (/dev/zero's is 0, and it never ends).
+        data = read_bytes(source if from_stdin else path)
+    except ParseError as error:
+        raise ReplayError(error.reason, source=source) from None
+    if not data:
         raise ReplayError("empty file: not a replay", source=source)
-    kind = path.suffix.lower().lstrip(".")
+    kind = "" if from_stdin else path.suffix.lower().lstrip(".")
     if kind in _PROGRAMS:
-        return _read_toollib(path, kind, source)
-    data = read_bytes(path)
+        return _read_toollib(data, kind, source)
     if kind == "jsonl" or data.lstrip()[:1] == b"{":
         return _read_ours(data, source)
+    if from_stdin:
+        raise ReplayError("not a replay in our format (.msreplay.jsonl), the one format read "
+                          "from standard input: give an .avf, .rmv, .evf or .mvf replay by its "
+                          "file name", source=source)
     raise ReplayError(f"unknown replay format {path.suffix or '(no extension)'!r}: expected "
                       ".avf, .rmv, .evf, .mvf or .msreplay.jsonl", source=source)
 

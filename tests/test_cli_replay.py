@@ -99,6 +99,55 @@ def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):
     assert json.loads(result.stdout)["file"] == str(good)
 
 
+def test_names_that_are_not_printable_keep_the_report_whole(tmp_path):
+    path = _games(tmp_path, seeds=(7,))[0]
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header.update(player="\ud800", program="two\nlines")
+    lines[0] = json.dumps(header)  # the lone surrogate as the escape \\ud800
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "all.csv"
+    result = runner.invoke(app, ["replay", str(path), "--csv", str(out)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].startswith("  9x9/10, two\\nlines, \\ud800, ")
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert (row["player"], row["program"]) == ("\\ud800", "two\\nlines")
+
+
+def test_standard_input(tmp_path):
+    path = _games(tmp_path, seeds=(7,))[0]
+    result = runner.invoke(app, ["replay", "-", "--json"], input=path.read_bytes())
+    assert result.exit_code == 0, result.output
+    expected = json.loads(runner.invoke(app, ["replay", str(path), "--json"]).stdout)
+    assert json.loads(result.stdout) == {**expected, "file": "-"}
+    result = runner.invoke(app, ["replay", "-"], input=EXPERT.read_bytes())
+    assert result.exit_code == 2 and result.stderr.startswith(
+        "error: stdin: not a replay in our format (.msreplay.jsonl)")
+    for options in (["--jobs", "2", str(path)], ["--dask", "tcp://127.0.0.1:1"]):
+        result = runner.invoke(app, ["replay", "-", *options], input=path.read_bytes())
+        assert result.exit_code == 2 and result.stderr == (
+            "error: standard input (-) is read by this process only: judge it without --jobs "
+            "and --dask\n")
+
+
+def test_file_names_with_line_breaks_or_bytes_that_are_not_utf8(tmp_path):
+    good = _games(tmp_path, seeds=(7,))[0]
+    odd = tmp_path / "two\nlines\udcff.msreplay.jsonl"  # \udcff: the byte 0xff of the name
+    odd.write_bytes(good.read_bytes())
+    missing = tmp_path / "no\nsuch.jsonl"
+    out, positions = tmp_path / "all.csv", tmp_path / "positions"
+    result = runner.invoke(app, ["replay", str(odd), str(missing), "--csv", str(out),
+                                 "--positions", str(positions)])
+    assert result.exit_code == 2
+    assert result.stdout.startswith("two\\nlines\\udcff.msreplay.jsonl\n  9x9/10, ")
+    assert result.stderr.splitlines()[0] == f"error: no such file: {tmp_path}/no\\nsuch.jsonl"
+    (row,) = csv.DictReader(out.open(encoding="utf-8"))
+    assert row["file"] == str(odd).replace("\udcff", "\\udcff")
+    for written in positions.iterdir():
+        assert written.read_text().startswith("# two\\nlines\\udcff.msreplay.jsonl, action ")
+        assert runner.invoke(app, ["analyze", str(written)]).exit_code == 0
+
+
 def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     import msanalysis.play.judge as judge
 

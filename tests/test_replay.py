@@ -7,6 +7,7 @@ project's own replays come from seeded games and are tested everywhere.
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from pathlib import Path
@@ -283,7 +284,49 @@ def test_our_format_bad_action_lines(tmp_path, line, expected):
     path, lines = _ours(tmp_path)
     lines.insert(3, line)
     path.write_text("\n".join(lines) + "\n")
-    assert expected in _error(path).reason
+    error = _error(path)
+    assert expected in error.reason and error.line == 4
+
+
+def _timed(lines: list[str], times: list[float]) -> list[str]:
+    """The replay's lines with its actions' times replaced by ``times``, in order."""
+    timed = lines[:1]
+    for line, moment in zip(lines[1:], times, strict=True):
+        record = json.loads(line)
+        record["time"] = moment
+        timed.append(json.dumps(record))
+    return timed
+
+
+@pytest.mark.parametrize("change, expected", [
+    ({0: -5}, "an action's time is -5.0 s: times count from 0"),
+    ({3: 1.5}, "an action's time 1.5 s is before the previous action's 2.0 s: times may not "
+               "decrease"),
+    ({2: float("inf")}, 'an action needs "time": seconds'),
+])
+def test_our_format_times_count_from_0_in_order(tmp_path, change, expected):
+    path, lines = _ours(tmp_path)
+    times = [float(index) for index in range(len(lines) - 1)]
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    assert [a.time for a in load_replay(path).actions] == times
+    for index, moment in change.items():
+        times[index] = moment
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    error = _error(path)
+    assert error.reason == expected and error.line == 2 + next(iter(change))
+    times = [0.0] * (len(lines) - 1)  # equal times are in order: clicks within one tick
+    path.write_text("\n".join(_timed(lines, times)) + "\n")
+    assert load_replay(path).duration >= 0
+
+
+@pytest.mark.parametrize("number", ["9" * 5000, "-" + "1" * 4301])
+def test_our_format_numbers_too_long_to_read(tmp_path, number):
+    path, lines = _ours(tmp_path)
+    lines.insert(2, '{"time": ' + number + ', "action": "reveal", "cell": [0, 0]}')
+    path.write_text("\n".join(lines) + "\n")
+    error = _error(path)
+    assert error.line == 3 and error.reason.startswith("a number too large (more than ")
+    assert "set_int_max_str_digits" not in str(error)
 
 
 def test_our_format_bad_header(tmp_path):
@@ -299,6 +342,10 @@ def test_our_format_bad_header(tmp_path):
     ("first_click", 5, "'first_click' is not [row, col]"),
     ("first_click", [0, True], "'first_click' is not [row, col]"),
     ("seconds", 10 ** 400, "'seconds' is not a number of seconds"),
+    ("seconds", -1, "'seconds' is not a number of seconds"),
+    ("seconds", float("nan"), "'seconds' is not a number of seconds"),
+    ("player", 5, "header field 'player' is missing or not a string"),
+    ("program", [1], "header field 'program' is missing or not a string"),
 ])
 def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expected):
     path, lines = _ours(tmp_path)
@@ -306,7 +353,21 @@ def test_our_format_header_values_of_the_wrong_kind(tmp_path, field, value, expe
     header[field] = value
     lines[0] = json.dumps(header)
     path.write_text("\n".join(lines) + "\n")
-    assert expected in _error(path).reason
+    error = _error(path)
+    assert expected in error.reason and error.line == 1
+    assert str(error).count(str(path)) == 1
+
+
+def test_names_in_the_header_are_made_printable(tmp_path):
+    # json.dumps writes a lone surrogate as the escape \\ud800, which json.loads reads back.
+    path, lines = _ours(tmp_path, player="\ud800 Ann\nLee", program="X\x1b[2J\u2028Y")
+    path.write_text("\n".join(lines) + "\n")
+    replay = load_replay(path)
+    assert replay.player == "\\ud800 Ann\\nLee" and replay.program == "X\\x1b[2J\\u2028Y"
+    assert replay.player.isprintable() and replay.program.isprintable()
+    path, lines = _ours(tmp_path, player="王嘉宁\u3000(China)")
+    path.write_text("\n".join(lines) + "\n")
+    assert load_replay(path).player == "王嘉宁\u3000(China)"  # spaces of any script are kept
 
 
 def test_empty_unknown_and_binary_files(tmp_path):
@@ -319,6 +380,52 @@ def test_empty_unknown_and_binary_files(tmp_path):
     noise = tmp_path / "noise.jsonl"
     noise.write_bytes(bytes(range(256)))
     assert "not a replay" in _error(noise).reason
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero on this system")
+def test_endless_devices_are_read_with_a_bound():
+    # Their size says 0: emptiness is told from the bytes read, which stop past 64 MiB.
+    for device in ("/dev/zero", "/dev/urandom"):
+        assert "more than 64 MiB" in _error(Path(device)).reason
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+def test_a_named_pipe_is_read_like_a_file(tmp_path):
+    import threading
+
+    path, _ = _ours(tmp_path)
+    for suffix, data in ((".msreplay.jsonl", path.read_bytes()), (".avf", b"")):
+        fifo = tmp_path / f"pipe{suffix}"
+        os.mkfifo(fifo)
+        writer = threading.Thread(target=fifo.write_bytes, args=(data,), daemon=True)
+        writer.start()
+        if data:
+            assert load_replay(fifo) == load_replay(path)
+        else:
+            assert _error(fifo).reason == "empty file: not a replay"
+        writer.join()
+
+
+def test_standard_input_is_read_as_our_format(tmp_path, monkeypatch):
+    import io
+    import sys
+
+    path, _ = _ours(tmp_path)
+
+    def stdin_holding(data: bytes) -> None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+
+    stdin_holding(path.read_bytes())
+    replay = load_replay("-")
+    assert replay == load_replay(path) and replay.source == "-"
+    for data, expected in ((b"", "stdin: empty file: not a replay"),
+                           (b"*rmv\x00\x02", "stdin: not a replay in our format (.msreplay.jsonl), "
+                            "the one format read from standard input: give an .avf, .rmv, .evf "
+                            "or .mvf replay by its file name")):
+        stdin_holding(data)
+        with pytest.raises(ReplayError) as caught:
+            load_replay("-")
+        assert str(caught.value) == expected
 
 
 def test_random_bytes_under_each_binary_extension(tmp_path, monkeypatch):
