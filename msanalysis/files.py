@@ -72,25 +72,28 @@ def _standard_input() -> bytes:
 
 
 def read_text(path: str | Path) -> str:
-    """The text of a file (``-``: standard input); a file that is not UTF-8 text, or too large,
-    is a ParseError."""
+    """The text of a file (``-``: standard input), without the byte order mark some editors put
+    first; a file that is not UTF-8 text, or too large, is a ParseError."""
     try:
-        return read_bytes(path).decode("utf-8")
+        return read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ParseError("not a text file (expected rows of cell characters)",
                          source=str(path)) from None
 
 
 def decode_text(data: bytes) -> str | None:
-    """The bytes as text when they are printable UTF-8 text, else None (binary data, like MBF).
+    """The bytes as text when they are printable UTF-8 text (a byte order mark left out), else
+    None (binary data, like MBF).
 
     Examples
     --------
     >>> decode_text(b"*.\\n.."), decode_text(bytes([2, 1, 0, 1, 1, 0]))
     ('*.\\n..', None)
+    >>> decode_text(b"\\xef\\xbb\\xbf*.")  # a byte order mark first, as Windows Notepad writes
+    '*.'
     """
     try:
-        text = data.decode()
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None
     return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None

@@ -379,7 +379,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
         return ReplayError(message, line=line, source=source)
 
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte order mark first is not part of the text
     except UnicodeDecodeError:
         raise fail("not a replay: the file is neither an .avf, .rmv, .evf or .mvf file nor "
                    "UTF-8 text") from None

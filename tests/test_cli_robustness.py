@@ -272,6 +272,22 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command)
 
 # -- wrong answers ---------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("command, text", [
+    ("show", "mines: 2\n??1\n??1\n111\n"),  # a position
+    ("analyze", "mines: 2\n??1\n??1\n111\n"),
+    ("metrics", "*..\n...\n"),  # a board
+    ("reconstruct", "1?\n??\n"),  # a number grid
+])
+def test_a_byte_order_mark_before_text_is_not_part_of_it(tmp_path, command, text):
+    # As Windows Notepad saves UTF-8: the file was taken for binary MBF before.
+    marked, plain = tmp_path / "notepad.txt", tmp_path / "plain.txt"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    plain.write_text(text)
+    result = run(command, marked)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == run(command, plain).stdout
+
+
 def test_more_flags_than_mines(tmp_path):
     path = tmp_path / "over.txt"
     path.write_text("mines: 1\nFF?\n111\n")
