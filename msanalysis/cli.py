@@ -1033,10 +1033,13 @@ def puzzle_make(
     if output_dir is not None:
         with user_errors():
             output_dir.mkdir(parents=True, exist_ok=True)
-    made = []
+    # What the summary needs, not the puzzles: a run of a million puzzles holds no more.
+    fewest, most, total = width * height, 0, 0  # clues
+    grades = dict.fromkeys((1, 2, 3), 0)
     start = time.perf_counter()
 
     def make_one(index: int, note: Any) -> None:
+        nonlocal fewest, most, total
         with user_errors():
             puzzle = make_puzzle(width=width, height=height, rule=rule.value, grade=grade,
                                  share=share, time_limit=time_limit, seed=seed + index,
@@ -1049,7 +1052,9 @@ def puzzle_make(
             with user_errors():
                 path.write_text(written + "\n")
             note(f"wrote {path}")
-        made.append(puzzle)
+        fewest, most = min(fewest, puzzle.clue_count), max(most, puzzle.clue_count)
+        total += puzzle.clue_count
+        grades[puzzle.grade] += 1
 
     if count > 1 and sys.stderr.isatty():
         from rich.console import Console
@@ -1066,12 +1071,10 @@ def puzzle_make(
         for index in range(count):
             make_one(index, partial(typer.echo, err=True))
     if count > 1:
-        clues = [puzzle.clue_count for puzzle in made]
-        grades = ", ".join(f"{level}: {sum(p.grade == level for p in made)}"
-                           for level in (1, 2, 3))
+        by_grade = ", ".join(f"{level}: {made}" for level, made in grades.items())
         typer.echo(f"{count} puzzles in {time.perf_counter() - start:.1f} s; clues "
-                   f"{min(clues)}-{max(clues)}, mean {sum(clues) / count:.1f} of "
-                   f"{width * height}; grades {grades}", err=True)
+                   f"{fewest}-{most}, mean {total / count:.1f} of {width * height}; grades "
+                   f"{by_grade}", err=True)
 
 
 @puzzle_app.command("solve")
