@@ -41,6 +41,69 @@ def oversized(digits: str) -> bool:
     return len(digits.lstrip("0")) > len(str(MAX_CELLS))
 
 
+def label_regions(mask: np.ndarray) -> tuple[np.ndarray, int]:
+    """Label the 8-connected regions of ``mask``: (labels, count), 0 outside; regions are
+    numbered 1, 2, ... in the row-major order of their first cell.
+
+    The work is on runs of cells along rows, not on cells: the runs of each row are joined to
+    the runs of the row above that they touch (union-find), so a board of millions of cells
+    with one opening is a few thousand runs.
+
+    Examples
+    --------
+    >>> labels, count = label_regions(np.array([[1, 1, 0, 0], [0, 0, 0, 1], [1, 0, 1, 0]],
+    ...                                         dtype=bool))
+    >>> count
+    3
+    >>> labels
+    array([[1, 1, 0, 0],
+           [0, 0, 0, 2],
+           [3, 0, 2, 0]], dtype=int32)
+    """
+    height, width = mask.shape
+    edges = np.diff(np.pad(mask, ((0, 0), (1, 1))).astype(np.int8), axis=1)
+    run_rows, run_starts = np.nonzero(edges == 1)
+    run_ends = np.nonzero(edges == -1)[1]  # past the last cell; runs are row-major
+    runs = len(run_rows)
+    parent = list(range(runs))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    rows, starts, ends = run_rows.tolist(), run_starts.tolist(), run_ends.tolist()
+    above_first = above_end = row_first = j = 0  # the runs of the row above: [first, end)
+    for i in range(runs):
+        if i == 0 or rows[i] != rows[i - 1]:  # a new row; the row before it is above it or not
+            joined = i > 0 and rows[i - 1] == rows[i] - 1
+            above_first, above_end = (row_first, i) if joined else (i, i)
+            row_first, j = i, above_first
+        # Runs above that end before this one begins (diagonals included) touch no later run
+        # of this row either; of the rest, those that begin by its end touch it.
+        while j < above_end and ends[j] < starts[i]:
+            j += 1
+        k = j
+        while k < above_end and starts[k] <= ends[i]:
+            a, b = root(i), root(k)
+            if a != b:
+                parent[max(a, b)] = min(a, b)  # the earlier run is the root
+            k += 1
+    roots = [root(i) for i in range(runs)]
+    # Roots are each region's first run, row-major: number the regions in that order.
+    number: dict[int, int] = {}
+    for r in roots:
+        number.setdefault(r, len(number) + 1)
+    labels = np.zeros(height * width, dtype=np.int32)
+    lengths = run_ends - run_starts
+    first = run_rows * width + run_starts
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    labels[np.repeat(first, lengths) + offsets] = np.repeat(
+        np.array([number[r] for r in roots], dtype=np.int32), lengths)
+    return labels.reshape(height, width), len(number)
+
+
 def check_cells(cells: int, line: int | None = None) -> None:
     """Refuse text that already holds more than :data:`MAX_CELLS` cells, as it is read.
 
@@ -367,30 +430,9 @@ class Board:
     # -- metrics ------------------------------------------------------------------------------
     @cached_property
     def _zero_labels(self) -> tuple[np.ndarray, int]:
-        """Label 8-connected regions of safe zero cells: (labels, count), 0 = not a zero cell."""
-        zero = (~self._mask) & (self.numbers == 0)
-        height, width = self._mask.shape
-        # Plain lists: indexing a numpy array one cell at a time is several times slower.
-        zero_list = zero.tolist()
-        lab_list = [[0] * width for _ in range(height)]
-        count = 0
-        for r0, c0 in zip(*np.nonzero(zero)):
-            r0, c0 = int(r0), int(c0)
-            if lab_list[r0][c0]:
-                continue
-            count += 1
-            lab_list[r0][c0] = count
-            stack = [(r0, c0)]
-            while stack:
-                r, c = stack.pop()
-                for dr, dc in _OFFSETS:
-                    rr, cc = r + dr, c + dc
-                    if 0 <= rr < height and 0 <= cc < width and zero_list[rr][cc] \
-                            and not lab_list[rr][cc]:
-                        lab_list[rr][cc] = count
-                        stack.append((rr, cc))
-        labels = np.array(lab_list, dtype=np.int32)
-        return labels, count
+        """Label 8-connected regions of safe zero cells: (labels, count), 0 = not a zero cell;
+        regions are numbered in the row-major order of their first cell."""
+        return label_regions((~self._mask) & (self.numbers == 0))
 
     def opening_regions(self) -> Iterator[frozenset[Cell]]:
         """Yield each opening: an 8-connected region of zero cells with its numbered border.
@@ -501,6 +543,31 @@ class Board:
         The fewest left clicks that clear the board without chording.
         """
         return self._counts[0] + self._counts[1]
+
+    def bbbv_solved(self, revealed: np.ndarray) -> int:
+        """The part of the 3BV that the ``revealed`` cells (a bool array) have done: the
+        openings with a zero revealed, and the revealed safe cells beside no opening.
+
+        Whole arrays, never a region at a time: a board of millions of cells has as many
+        openings.
+
+        Examples
+        --------
+        One opening on the right (its zeros and the numbers beside them), and four numbered
+        cells beside no opening:
+
+        >>> board = Board.from_text("*.*..\\n.....\\n.*...")
+        >>> board.bbbv, board.bbbv_solved(~board.mask)
+        (5, 5)
+        >>> revealed = np.zeros((3, 5), dtype=bool)
+        >>> revealed[0, 1] = revealed[0, 4] = True  # a lone 2, and a zero of the opening
+        >>> board.bbbv_solved(revealed)
+        2
+        """
+        labels, _ = self._zero_labels
+        solved = len(np.unique(labels[revealed & (labels > 0)]))
+        lonely = ~self._mask & ~self._border_of_openings
+        return solved + int(np.count_nonzero(lonely & revealed))
 
     # -- value semantics ----------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msanalysis.board import Board
+from msanalysis.board import Board, label_regions
 from msanalysis.errors import ParseError
 
 
@@ -147,3 +147,49 @@ def test_a_board_made_from_indices_is_the_board_of_its_mask(mask):
     made = Board._from_indices(height, width, np.flatnonzero(board.mask).tolist())
     assert made == board and hash(made) == hash(board) and made.mask.dtype == bool
     assert not made.mask.flags.writeable and made.numbers.tolist() == board.numbers.tolist()
+
+
+def _flood_labels(mask):
+    """The reference labelling: a flood fill from each unlabelled cell, row-major."""
+    height, width = mask.shape
+    labels = np.zeros((height, width), dtype=np.int32)
+    count = 0
+    for r0, c0 in zip(*np.nonzero(mask)):
+        if labels[r0, c0]:
+            continue
+        count += 1
+        labels[r0, c0] = count
+        stack = [(r0, c0)]
+        while stack:
+            r, c = stack.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    rr, cc = r + dr, c + dc
+                    if 0 <= rr < height and 0 <= cc < width and mask[rr, cc] \
+                            and not labels[rr, cc]:
+                        labels[rr, cc] = count
+                        stack.append((rr, cc))
+    return labels, count
+
+
+def test_regions_labelled_by_runs_are_the_flood_fill_s():
+    rng = np.random.default_rng(0)
+    for _ in range(1500):
+        height, width = (int(n) for n in rng.integers(1, 13, size=2))
+        mask = rng.random((height, width)) < rng.random()
+        labels, count = label_regions(mask)
+        expected, expected_count = _flood_labels(mask)
+        assert count == expected_count and np.array_equal(labels, expected), mask
+
+
+def test_3bv_solved_is_counted_region_by_region():
+    rng = np.random.default_rng(1)
+    for _ in range(200):
+        board = Board(rng.random((8, 10)) < 0.15)
+        revealed = (rng.random((8, 10)) < 0.4) & ~board.mask
+        regions = list(board.opening_regions())
+        solved = sum(any(revealed[c] and board.numbers[c] == 0 for c in region)
+                     for region in regions)
+        inside = set().union(*regions)
+        solved += sum(1 for r, c in zip(*np.nonzero(revealed)) if (r, c) not in inside)
+        assert board.bbbv_solved(revealed) == solved

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, neighbours
+from msanalysis.board import Cell, neighbours
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
@@ -230,7 +230,7 @@ class ReplayAnalysis:
     @property
     def bbbv_solved(self) -> int:
         """The 3BV done: openings opened plus numbers outside openings revealed."""
-        return _bbbv_solved(self.replay.board, self.final.states >= 0)
+        return self.replay.board.bbbv_solved(self.final.states >= 0)
 
     @property
     def bbbv_per_second(self) -> float | None:
@@ -303,19 +303,6 @@ class ReplayAnalysis:
         from msanalysis import svg  # lazily: the core does not depend on the pictures
 
         return svg.replay(self)
-
-
-def _bbbv_solved(board: Board, revealed: np.ndarray) -> int:
-    numbers, mask = board.numbers, board.mask
-    covered_by_openings = np.zeros_like(mask)
-    solved = 0
-    for region in board.opening_regions():
-        cells = tuple(np.array(sorted(region)).T)
-        covered_by_openings[cells] = True
-        zeros = revealed[cells] & (numbers[cells] == 0)
-        solved += bool(zeros.any())
-    lonely = ~mask & ~covered_by_openings
-    return solved + int((lonely & revealed).sum())
 
 
 def _targets(game: Game, action: Action) -> list[Cell]:
