@@ -16,8 +16,8 @@ import numpy as np
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "check_cells", "check_size", "neighbour_counts",
-           "neighbours", "oversized"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "check_cells", "check_size", "label_regions",
+           "neighbour_counts", "neighbours", "oversized"]
 
 Cell = tuple[int, int]
 
