@@ -389,6 +389,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     (0, 0) and (1, 0) is the mine: the player guessed, with probability 1/2 of a mine, and
     survived.
 
+    >>> from msanalysis.board import Board
     >>> from msanalysis.replay import Action, Replay
     >>> board = Board.from_text("*..\\n...")
     >>> replay = Replay(board, (Action("reveal", (0, 2), 0.0), Action("reveal", (1, 0), 2.0)),
