@@ -1061,16 +1061,23 @@ class _Watch:
             # KeyboardInterrupt as the solver returns): the search goes on.
 
 
-def _solve_before(solver, deadline: float | None, assumptions: list[int] | None = None
-                  ) -> bool | None:
-    """Solve (under ``assumptions``), giving up (None) at the deadline.
+def _propagate(solver, assumptions: list[int]) -> tuple[bool, list[int]]:
+    """``solver.propagate(assumptions)``, with Ctrl-C raised as KeyboardInterrupt.
 
-    Ctrl-C raises KeyboardInterrupt within moments, even in the middle of one long search.
+    In the main thread python-sat catches SIGINT during ``propagate`` with a handler of its
+    own, raises its own error instead of KeyboardInterrupt, and leaves that handler in place,
+    so the next Ctrl-C would be lost: Python's handler is put back first.
     """
-    if deadline is not None and deadline <= time.perf_counter():
-        return None
-    with _Watch(deadline) as watch:
-        return watch.solve(solver, assumptions or [])
+    try:
+        return solver.propagate(assumptions=assumptions)
+    except Exception as error:
+        if type(error).__module__ != "pysolvers" or "keyboard interrupt" not in str(error):
+            raise
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+    raise KeyboardInterrupt
 
 
 def _solve_cpsat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
