@@ -29,9 +29,10 @@ from msanalysis.reconstruction import (
     NumberGrid,
     _kernel,
     _Padded,
+    _propagate,
     _settle,
-    _solve_before,
     _Unsatisfiable,
+    _Watch,
     reconstruct,
 )
 
@@ -410,7 +411,8 @@ def _make(layout: Board, rng: np.random.Generator, rule: str, seed: int, level: 
         raise InvalidInput(f"a puzzle of {layout.width}x{layout.height} has {mask.size:,} cells; "
                            f"the most this makes is {MAX_CELLS:,}")
     maker = _Maker(mask, rule, rng, deadline, on_test)
-    kept = maker.remove_all(level)
+    with maker.watch:
+        kept = maker.remove_all(level)
     irreducible: bool | None = True if level == 3 else None
     if share is not None:
         shown = kept.copy()
@@ -515,6 +517,9 @@ class _Maker:
         self.kept = np.ones(mask.size, dtype=bool)
         self.rng = rng
         self.deadline = deadline
+        # Entered around remove_all (see _make): one helper thread stops every solve of the
+        # removal at the deadline or at Ctrl-C, where a thread per solve cost more than the solve.
+        self.watch = _Watch(deadline)
         self.on_test = on_test
         self.kernel = _kernel(rule)
         self.patterns = _Patterns(mask, rule)
@@ -806,7 +811,7 @@ class _Region:
         self.top, self.left = top, left
         self.rows, self.cols = bottom - top, right - left
         self.whole = (top, left, bottom, right) == (0, 0, height, width)
-        self.deadline = maker.deadline
+        self.watch = maker.watch
         cells = self.rows * self.cols
         # Variable of cell (r, c) of the region: r * cols + c + 1; 0 marks "no cell there".
         kernel = maker.kernel
@@ -981,14 +986,14 @@ class _Region:
     def _sat_test(self, assumptions: list[int]) -> str | None:
         """The test of :meth:`test` under ``assumptions`` (the clue off, a difference next to
         it, the waiting clues on)."""
-        status = _solve_before(self.solver, self.deadline, assumptions)
+        status = self.watch.solve(self.solver, assumptions)
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
         if not status:
             return "removable"  # no second layout even with the region's edge left free
         if self.whole or self._inside():
             return "needed"
-        status = _solve_before(self.solver, self.deadline, [*assumptions, self.fix])
+        status = self.watch.solve(self.solver, [*assumptions, self.fix])
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
         return "needed" if status else None
@@ -1004,7 +1009,7 @@ class _Region:
                                            for literal in self._differ_literals(clue)])
         assumptions = [self.on, *(-self.select[clue] for clue in clues), batch,
                        *self._waiting(last)]
-        status = _solve_before(self.solver, self.deadline, assumptions)
+        status = self.watch.solve(self.solver, assumptions)
         self.solver.add_clause([-batch])
         if status is None:
             raise AnalysisTooHard("the time limit ran out while making a puzzle")
@@ -1025,7 +1030,7 @@ class _Region:
         they are at least as strong as the whole grid's inside: when they leave an inner cell
         open, so would the whole grid's.
         """
-        status, implied = self.solver.propagate(assumptions=assumptions)
+        status, implied = _propagate(self.solver, assumptions)
         if not status:
             raise AssertionError("the layout itself satisfies every clue")
         settled = np.zeros(self.answer.size + 1, dtype=bool)
@@ -1038,7 +1043,7 @@ class _Region:
             return "removable"
         if self.whole:
             return "needed"
-        status, implied = self.solver.propagate(assumptions=[*assumptions, self.fix])
+        status, implied = _propagate(self.solver, [*assumptions, self.fix])
         settled[:] = False
         implied_cells = np.abs(np.array(implied, dtype=np.int64))
         settled[implied_cells[implied_cells <= self.answer.size]] = True

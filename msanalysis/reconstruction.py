@@ -15,10 +15,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
+import select
+import signal
+import socket
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from functools import cached_property
 from pathlib import Path
 
@@ -899,7 +904,7 @@ def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | 
 
     solutions: list[np.ndarray] = []
     # Variable v + 1 is the component's cell v: a fixed bijection, no auxiliary variables.
-    with Solver(name="mc") as solver:
+    with Solver(name="mc") as solver, _Watch(deadline) as watch:
         for cells, mines in constraints:
             lits = [v + 1 for v in cells]
             # "exactly k of n" is at most k of the cells and at most n - k of their negations.
@@ -909,7 +914,7 @@ def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | 
             solver.add_clause([-(v + 1) if value else v + 1
                                for v, value in enumerate(solution.tolist())])
         while need is None or len(solutions) < need:
-            status = _solve_before(solver, deadline)
+            status = watch.solve(solver)
             if status is None:
                 return solutions, False
             if not status:
@@ -920,23 +925,159 @@ def _solve_sat(size: int, constraints: list[tuple[list[int], int]], need: int | 
     return solutions, False
 
 
-def _solve_before(solver, deadline: float | None, assumptions: list[int] | None = None
-                  ) -> bool | None:
-    """Solve (under ``assumptions``), giving up (None) at the deadline."""
-    assumptions = assumptions or []
-    if deadline is None:
-        return solver.solve(assumptions=assumptions)
-    remaining = deadline - time.perf_counter()
-    if remaining <= 0:
-        return None
-    timer = threading.Timer(remaining, solver.interrupt)
-    timer.start()
+class _Watch:
+    """Stops the solver at work when the deadline comes or Ctrl-C is pressed.
+
+    Both engines search in C, where Python runs no signal handler until the call returns, so
+    Ctrl-C alone would wait for the end of the search. A helper thread stops the solver instead
+    (python-sat's ``interrupt``, with ``solve_limited(expect_interrupt=True)``; CP-SAT's
+    ``stop_search``): at the deadline, and when Python's own SIGINT handler writes the signal's
+    number to the wakeup fd (:func:`signal.set_wakeup_fd`), which the thread reads. The solver
+    returns at once, and that handler raises KeyboardInterrupt as usual. Signals are watched
+    from the main thread only, the one Python runs their handlers in.
+
+    A context manager: the thread lives from ``with`` to the end of the block, and stops only
+    what runs inside :meth:`stopping` (or :meth:`solve`). A watch not entered stops nothing.
+
+    Parameters
+    ----------
+    deadline : float or None
+        A :func:`time.perf_counter` time, or None for no deadline.
+
+    Attributes
+    ----------
+    expired : bool
+        True once the deadline has come.
+    signalled : bool
+        True when SIGINT came during the last :meth:`stopping` block.
+    """
+
+    def __init__(self, deadline: float | None) -> None:
+        self.deadline = deadline
+        self.expired = False
+        self.signalled = False
+        self._lock = threading.Lock()
+        self._stop: Callable[[], object] | None = None
+        self._write: socket.socket | None = None  # the end the signal handler writes to
+        self._previous_fd = -1  # the wakeup fd set before ours, put back at the end
+        self._watching_signals = False
+
+    def __enter__(self) -> _Watch:
+        main = threading.current_thread() is threading.main_thread()
+        if self.deadline is None and not main:
+            return self  # no deadline, and no signal reaches this thread's code: nothing to do
+        try:
+            read, self._write = socket.socketpair()
+            self._write.setblocking(False)  # a signal handler must never wait to write
+            if main:
+                try:
+                    self._previous_fd = signal.set_wakeup_fd(self._write.fileno(),
+                                                             warn_on_full_buffer=False)
+                    self._watching_signals = True
+                except ValueError:  # not the main interpreter: its signals are not ours
+                    pass
+            threading.Thread(target=self._run, args=(read,), name="msanalysis-watch",
+                             daemon=True).start()
+        except BaseException:
+            # Ctrl-C can come while the thread starts: the wakeup fd must not outlive the watch.
+            self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._watching_signals:
+            self._watching_signals = False
+            signal.set_wakeup_fd(self._previous_fd)  # before the socket it names is closed
+        if self._write is not None:
+            self._write.close()  # the thread reads the end of the stream and leaves
+            self._write = None
+
+    def _run(self, read: socket.socket) -> None:
+        with read:
+            while True:
+                timeout = None
+                if self.deadline is not None and not self.expired:
+                    timeout = max(0.0, self.deadline - time.perf_counter())
+                ready, _, _ = select.select([read], [], [], timeout)
+                if not ready:
+                    self._fire(expired=True)
+                    continue
+                try:
+                    data = read.recv(512)
+                except OSError:
+                    return
+                if not data:
+                    return
+                if self._previous_fd != -1:
+                    # Whoever set the wakeup fd before us (an asyncio loop, say) still hears of
+                    # the signal.
+                    with suppress(OSError):
+                        os.write(self._previous_fd, data)
+                if int(signal.SIGINT) in data:
+                    self._fire(expired=False)
+
+    def _fire(self, *, expired: bool) -> None:
+        with self._lock:
+            if expired:
+                self.expired = True
+            else:
+                self.signalled = True
+            if self._stop is not None:
+                self._stop()
+
+    @contextmanager
+    def stopping(self, stop: Callable[[], object],
+                 clear: Callable[[], object] | None = None) -> Iterator[None]:
+        """Let the watch call ``stop`` while the block runs; ``clear`` runs after the block.
+
+        ``stop`` is called at once when the deadline has already come. ``clear`` undoes a stop
+        once no other can follow (python-sat's ``clear_interrupt``), under the same lock.
+        """
+        with self._lock:
+            self._stop = stop
+            self.signalled = False
+            if self.expired:
+                stop()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._stop = None
+                if clear is not None:
+                    clear()
+
+    def solve(self, solver, assumptions: Sequence[int] = ()) -> bool | None:
+        """``solver.solve(assumptions)`` with python-sat, or None when the deadline came first.
+
+        Ctrl-C raises KeyboardInterrupt as soon as the solver has stopped.
+        """
+        while True:
+            with self.stopping(solver.interrupt, solver.clear_interrupt):
+                status = solver.solve_limited(assumptions=list(assumptions),
+                                              expect_interrupt=True)
+            if status is not None or self.expired or not self.signalled:
+                return status
+            # Stopped by a SIGINT whose handler raised nothing (Python's default one raises
+            # KeyboardInterrupt as the solver returns): the search goes on.
+
+
+def _propagate(solver, assumptions: list[int]) -> tuple[bool, list[int]]:
+    """``solver.propagate(assumptions)``, with Ctrl-C raised as KeyboardInterrupt.
+
+    In the main thread python-sat catches SIGINT during ``propagate`` with a handler of its
+    own, raises its own error instead of KeyboardInterrupt, and leaves that handler in place,
+    so the next Ctrl-C would be lost: Python's handler is put back first.
+    """
     try:
-        status = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    finally:
-        timer.cancel()
-    solver.clear_interrupt()
-    return status
+        return solver.propagate(assumptions=assumptions)
+    except Exception as error:
+        if type(error).__module__ != "pysolvers" or "keyboard interrupt" not in str(error):
+            raise
+    if threading.current_thread() is threading.main_thread():
+        handler = signal.getsignal(signal.SIGINT)
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+    raise KeyboardInterrupt
 
 
 def _solve_cpsat(size: int, constraints: list[tuple[list[int], int]], need: int | None,
@@ -957,13 +1098,27 @@ def _solve_cpsat(size: int, constraints: list[tuple[list[int], int]], need: int 
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
     solver.parameters.num_workers = 1  # several workers may report the same solution twice
-    if deadline is not None:
-        remaining = deadline - time.perf_counter()
-        if remaining <= 0:
-            return [], False
-        solver.parameters.max_time_in_seconds = remaining
+    # CP-SAT's own SIGINT handler ends the search as if the time had run out, and Python never
+    # hears of Ctrl-C; with Python's handler left in place, _Watch stops the search instead.
+    solver.parameters.catch_sigint_signal = False
     collector = _collector_class()(cells, need)
-    status = solver.solve(model, collector)
+    with _Watch(None) as watch:  # CP-SAT keeps the deadline itself (max_time_in_seconds)
+        while True:
+            if deadline is not None:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    return collector.solutions, False
+                solver.parameters.max_time_in_seconds = remaining
+            found = len(collector.solutions)
+            with watch.stopping(solver.stop_search):
+                status = solver.solve(model, collector)
+            if collector.stopped or not watch.signalled:
+                break
+            # Stopped by a SIGINT whose handler raised nothing (Python's default one raises
+            # KeyboardInterrupt as the search returns): search on, past the solutions found.
+            for solution in collector.solutions[found:]:
+                model.add_bool_or([cell.Not() if value else cell
+                                   for cell, value in zip(cells, solution.tolist())])
     exhausted = not collector.stopped and status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
     return collector.solutions, exhausted
 
@@ -1045,17 +1200,22 @@ def _unsat_core(clues: np.ndarray, rule: str, deadline: float | None) -> list[Ce
                                      encoding=EncType.seqcounter)
             for clause in encoded.clauses:
                 solver.add_clause([*clause, -selector])  # the clue holds only when selected
-        if solver.solve(assumptions=list(selectors)):
-            raise AssertionError("the conflict window was proven unsatisfiable")
+        # Through _Watch, not solve(): python-sat's own SIGINT handler would raise its error in
+        # place of KeyboardInterrupt. The window's proof has no deadline; the shrinking has.
+        with _Watch(None) as watch:
+            if watch.solve(solver, list(selectors)):
+                raise AssertionError("the conflict window was proven unsatisfiable")
         core = sorted(solver.get_core())
         index = 0
-        while index < len(core):
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-            trial = core[:index] + core[index + 1:]
-            if solver.solve(assumptions=trial):
-                index += 1  # this clue is needed for the clash
-            else:
-                smaller = set(solver.get_core())
-                core = [s for s in trial if s in smaller]
+        with _Watch(deadline) as watch:
+            while index < len(core):
+                trial = core[:index] + core[index + 1:]
+                status = watch.solve(solver, trial)
+                if status is None:
+                    break  # out of time: the core so far still clashes
+                if status:
+                    index += 1  # this clue is needed for the clash
+                else:
+                    smaller = set(solver.get_core())
+                    core = [s for s in trial if s in smaller]
         return [selectors[s] for s in core]

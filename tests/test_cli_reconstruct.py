@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+import msanalysis
 from msanalysis.cli import app
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
@@ -96,3 +103,35 @@ def test_unusable_input_exits_2(args, stdin, words):
 def test_bad_choice_is_a_usage_error():
     result = run("-", "--rule", "hex", stdin="0\n")
     assert result.exit_code == 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
+@pytest.mark.parametrize("engine", ["sat", "cpsat"])
+def test_ctrl_c_stops_the_search_with_status_130(tmp_path, engine):
+    # Counting every layout of a sparse 60x60 grid takes far longer than the time limit, and
+    # both engines search in C, which used to hold Ctrl-C back until the limit.
+    rng = random.Random(2)
+    grid = tmp_path / "sparse.txt"
+    grid.write_text("\n".join("".join("1" if rng.random() < 1 / 6 else "?" for _ in range(60))
+                              for _ in range(60)) + "\n")
+    # The imports first, then "ready": the signal comes once the search runs, not while Python
+    # starts up.
+    script = ("import msanalysis.cli, msanalysis.reconstruction, ortools.sat.python.cp_model\n"
+              "print('ready', flush=True)\n"
+              "msanalysis.cli.app(prog_name='msanalysis')\n")
+    root = Path(msanalysis.__file__).resolve().parent.parent
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, "reconstruct", str(grid), "--all", "--engine", engine,
+         "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        time.sleep(1)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=8)  # a generous bound: not hung until the limit
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err
