@@ -25,7 +25,12 @@ from typer.core import TyperGroup
 
 from msanalysis import text
 from msanalysis.board import MAX_CELLS, Board, Cell, oversized
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, MsanalysisError
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InconsistentPosition,
+    MsanalysisError,
+    printable,
+)
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
@@ -119,9 +124,8 @@ app = typer.Typer(
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``error: message`` on stderr, on one line, and leave with ``code``."""
-    # A message may quote a file name or a value that holds a line break.
-    one_line = message.replace("\r", "\\r").replace("\n", "\\n")
-    typer.echo(f"error: {one_line}", err=True)
+    # A message may quote a file name or a value that holds a line break or a control code.
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(code)
 
 
@@ -714,16 +718,6 @@ def _replay_stem(path: Path) -> str:
     return path.stem
 
 
-def _shown_name(text: str) -> str:
-    """A file name made safe for one line of a report or of a file written as UTF-8.
-
-    A name may hold a line break, and bytes that are not UTF-8, which Python holds as lone
-    surrogates that cannot be written as UTF-8: both become escapes (``\\n``, ``\\udcff``).
-    """
-    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text.replace("\r", "\\r").replace("\n", "\\n")
-
-
 def _percent_text(value) -> str:
     return "unknown" if value is None else f"{100 * float(value):.2f}%"
 
@@ -740,7 +734,7 @@ def _replay_text(path: Path, result) -> str:
     if replay.date is not None:
         facts.append(replay.date.date().isoformat())
     facts.append(f"rules {replay.rules or 'unknown'}")
-    lines = [_shown_name(path.name),
+    lines = [printable(path.name),
              f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
     guesses = result.guesses
     if guesses:
@@ -797,7 +791,7 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
     for j in result.guesses:
         name = f"{stem}-{j.index:04d}"
         if positions is not None:
-            comment = (f"# {_shown_name(path.name)}, action {j.index} at {j.time:.2f} s: "
+            comment = (f"# {printable(path.name)}, action {j.index} at {j.time:.2f} s: "
                        f"{j.verdict.value} at {j.cell[0]},{j.cell[1]} (mine chance "
                        f"{_percent_text(j.probability)}); the player's flags removed")
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
@@ -920,7 +914,7 @@ def replay_command(
         nonlocal failed
         if "error" in report:
             failed = max(failed, report["code"])
-            typer.echo(f"error: {_shown_name(report['error'])}", err=True)
+            typer.echo(f"error: {printable(report['error'])}", err=True)
             return
         rows.append(report["row"])
         if as_json:
@@ -951,7 +945,7 @@ def replay_command(
     if csv_file is not None:
         import csv
 
-        # A file name that is not UTF-8 is written with escapes, as _shown_name writes it.
+        # A file name that is not UTF-8 is written with escapes, as printable writes it.
         with user_errors(), csv_file.open("w", newline="", encoding="utf-8",
                                           errors="backslashreplace") as handle:
             writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)

@@ -9,6 +9,8 @@ work on it would exceed the bound the caller set.
 
 from __future__ import annotations
 
+import unicodedata
+
 __all__ = [
     "AnalysisTooHard",
     "IllegalMove",
@@ -18,6 +20,7 @@ __all__ = [
     "NoLayout",
     "ParseError",
     "name_clues",
+    "printable",
 ]
 
 
@@ -144,3 +147,25 @@ class AnalysisTooHard(MsanalysisError, RuntimeError):
     message : str
         Which bound was hit and how far the work got.
     """
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape.
+
+    For text from a file that is shown in a message, a report, a CSV row or a picture (a file
+    name, a player's name): a line break there would split a line, a terminal control code would
+    act on the terminal, and a lone surrogate (which a JSON ``\\ud800`` escape, or a file name
+    that is not UTF-8, can make) cannot be written as UTF-8 at all. Spaces of every script are
+    kept: names use them.
+
+    Examples
+    --------
+    >>> print(printable("Zhang\\nShen\\x1b[2J\\ud800"))
+    Zhang\\nShen\\x1b[2J\\ud800
+    >>> printable("王嘉宁 (China)")
+    '王嘉宁 (China)'
+    """
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or unicodedata.category(char) == "Zs"
+                   else ascii(char)[1:-1] for char in text)

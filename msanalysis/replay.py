@@ -38,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time as _time
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -49,7 +48,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from msanalysis.board import Board, Cell
-from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.errors import InvalidInput, ParseError, printable
 from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
@@ -347,27 +346,6 @@ def _is_seconds(value: int | float) -> bool:
         return False
 
 
-def _printable(text: str) -> str:
-    """``text`` with every character that is not printable written as its escape.
-
-    A player's or program's name is shown in reports, CSV rows and pictures: a line break there
-    would split a report line, a terminal control code would act on the terminal, and a lone
-    surrogate (which a JSON ``\\ud800`` escape can make) cannot be written as UTF-8 at all.
-    Spaces of every script are kept: names use them.
-
-    Examples
-    --------
-    >>> print(_printable("Zhang\\nShen\\x1b[2J\\ud800"))
-    Zhang\\nShen\\x1b[2J\\ud800
-    >>> _printable("王嘉宁 (China)")
-    '王嘉宁 (China)'
-    """
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() or unicodedata.category(char) == "Zs"
-                   else ascii(char)[1:-1] for char in text)
-
-
 def _is_cell(value: object) -> TypeGuard[list[int]]:
     """Whether a value read from a replay is ``[row, col]``: a list of two integers."""
     return (isinstance(value, list) and len(value) == 2
@@ -484,8 +462,8 @@ def _read_ours(data: bytes, source: str) -> Replay:
     # and the ValueError below is for the Replay's checks, which name neither.
     player = field_of("player", str, optional=True)
     program = field_of("program", str, optional=True)
-    player = None if player is None else _printable(player)
-    program = None if program is None else _printable(program)
+    player = None if player is None else printable(player)
+    program = None if program is None else printable(program)
     try:
         replay = Replay(board, tuple(actions), rules=rules, player=player, program=program,
                         date=date, seconds=None if seconds is None else float(seconds),
@@ -552,7 +530,7 @@ def _read_toollib(data: bytes, kind: str, source: str) -> Replay:
                           source=source) from None
     if "error" in answer:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib says "
-                          f"{_printable(str(answer['error']))}", source=source)
+                          f"{printable(str(answer['error']))}", source=source)
     return _from_toollib(answer, kind, source)
 
 
@@ -617,13 +595,13 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
             raise fail(f"an event at {moment} s has an unknown kind ({level})")
         actions.append(Action(kind_of, (row, col), moment))
         boards.append(states.copy())
-    player = _printable(data["player"].strip()) or None
+    player = printable(data["player"].strip()) or None
     start = data["start_time"]
     try:
         date = datetime.fromtimestamp(start / 1e6, tz=UTC) if start > 0 else None
     except (OverflowError, OSError, ValueError):
         date = None
-    software = _printable(data["software"].strip())
+    software = printable(data["software"].strip())
     program = _PROGRAMS[kind]
     if software and software.lower() not in program.lower():
         # Metasweeper writes its version as "元3.1.9" (元扫雷 is its Chinese name).
