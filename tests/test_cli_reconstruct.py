@@ -120,10 +120,13 @@ def test_ctrl_c_stops_the_search_with_status_130(tmp_path, engine):
               "print('ready', flush=True)\n"
               "msanalysis.cli.app(prog_name='msanalysis')\n")
     root = Path(msanalysis.__file__).resolve().parent.parent
+    # A test run in the background (nohup, `&`) ignores SIGINT and so would the child, whose
+    # Python then installs no handler of its own: the child starts with the default one.
     child = subprocess.Popen(
         [sys.executable, "-c", script, "reconstruct", str(grid), "--all", "--engine", engine,
          "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(root)})
+        env={**os.environ, "PYTHONPATH": str(root)},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert child.stdout is not None and child.stdout.readline() == "ready\n"
         time.sleep(1)

@@ -439,17 +439,22 @@ def _pigeonhole(solver, holes: int) -> None:
 def test_ctrl_c_interrupts_one_long_solve():
     from pysat.solvers import Solver
 
-    with Solver(name="mc") as solver:
-        _pigeonhole(solver, 11)
-        interrupt = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
-        started = time.perf_counter()
-        try:
-            with _Watch(started + 60) as watch, pytest.raises(KeyboardInterrupt):
-                interrupt.start()
-                watch.solve(solver)
-        finally:
-            interrupt.cancel()  # never a stray Ctrl-C for pytest when the solve ends first
-        assert time.perf_counter() - started < 10  # stopped by the signal, not the deadline
+    # Python's own handler, even when the tests run in the background, where SIGINT is ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with Solver(name="mc") as solver:
+            _pigeonhole(solver, 11)
+            interrupt = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+            started = time.perf_counter()
+            try:
+                with _Watch(started + 60) as watch, pytest.raises(KeyboardInterrupt):
+                    interrupt.start()
+                    watch.solve(solver)
+            finally:
+                interrupt.cancel()  # never a stray Ctrl-C for pytest when the solve ends first
+            assert time.perf_counter() - started < 10  # stopped by the signal, not the deadline
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is a POSIX signal")
