@@ -7,6 +7,7 @@ play (see :mod:`msanalysis.game`) or about how it was generated (see :mod:`msana
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -511,30 +512,27 @@ class Board:
         return self._counts[0]
 
     def island_regions(self) -> Iterator[frozenset[Cell]]:
-        """Yield each island: an 8-connected group of numbered safe cells touching no zero."""
-        lonely = (~self._mask) & ~self._border_of_openings
-        height, width = self._mask.shape
-        seen = np.zeros_like(lonely)
-        for r0, c0 in zip(*np.nonzero(lonely)):
-            r0, c0 = int(r0), int(c0)
-            if seen[r0, c0]:
-                continue
-            seen[r0, c0] = True
-            group = {(r0, c0)}
-            stack = [(r0, c0)]
-            while stack:
-                cell = stack.pop()
-                for nb in neighbours(cell, height, width):
-                    if lonely[nb] and not seen[nb]:
-                        seen[nb] = True
-                        group.add(nb)
-                        stack.append(nb)
-            yield frozenset(group)
+        """Yield each island: an 8-connected group of numbered safe cells touching no zero, in
+        the row-major order of their first cell."""
+        labels, count = self._island_labels
+        flat = labels.ravel()
+        cells = np.flatnonzero(flat)
+        by_island = cells[np.argsort(flat[cells], kind="stable")]  # row-major in each island
+        ends = np.cumsum(np.bincount(flat[cells], minlength=count + 1)).tolist()
+        width = self._mask.shape[1]
+        for start, end in itertools.pairwise(ends):
+            rows, cols = np.divmod(by_island[start:end], width)
+            yield frozenset(zip(rows.tolist(), cols.tolist()))
+
+    @cached_property
+    def _island_labels(self) -> tuple[np.ndarray, int]:
+        """Label the islands: (labels, count), 0 = not a numbered cell beside no opening."""
+        return label_regions(~self._mask & ~self._border_of_openings)
 
     @cached_property
     def islands(self) -> int:
         """Number of islands: groups of numbered safe cells that no opening reaches."""
-        return sum(1 for _ in self.island_regions())
+        return self._island_labels[1]
 
     @cached_property
     def bbbv(self) -> int:
