@@ -780,8 +780,12 @@ def _replay_row(path: Path, result) -> dict:
             "rules": replay.rules}
 
 
-def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None) -> None:
-    """The position before each risky click (and its picture), and the picture of the game."""
+def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None,
+                       deadline: float) -> None:
+    """The position before each risky click (and its picture), and the picture of the game.
+
+    The pictures' analyses share the replay's ``deadline`` (a :func:`time.perf_counter` value).
+    """
     from msanalysis import svg
     from msanalysis.analysis import analyze
 
@@ -797,14 +801,15 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
             # Past the time limit the analysis is partial: drawn with its forced cells only.
-            analysis = analyze(j.position, time_limit=60.0)
+            analysis = analyze(j.position,
+                               time_limit=max(deadline - time.perf_counter(), 1e-3))
             marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
                                  and j.best_cell != analysis.best_guess else [])
             (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
 
 
 def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
-                   time_limit: float | None = None) -> dict:
+                   time_limit: float = 600.0) -> dict:
     """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error",
     "code"}`` (the exit status it calls for).
 
@@ -815,8 +820,10 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
 
     path = Path(file)
     try:
-        result = analyze_replay(load_replay(path), time_limit=time_limit)
-        _write_guess_files(path, result, positions, pictures)
+        replay = load_replay(path)
+        deadline = time.perf_counter() + time_limit
+        result = analyze_replay(replay, time_limit=time_limit)
+        _write_guess_files(path, result, positions, pictures, deadline)
     except FileNotFoundError as error:
         return {"file": file, "error": f"no such file: {error.filename}", "code": EXIT_BAD_INPUT}
     except IsADirectoryError:

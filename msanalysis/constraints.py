@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import InconsistentPosition, TimeLimitReached
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 if TYPE_CHECKING:
@@ -273,25 +273,28 @@ def build(position: Position, *, ignore_flags: bool = False,
 
     # A number beside an unknown cell is a clue (it has an unknown neighbour): unknown cells
     # with a revealed neighbour are the frontier, the others the sea.
-    table = _cell_table(height, width)
     beside_number = (around_all >> 8) > 0
-    sea = tuple(map(table.__getitem__, np.flatnonzero(unknown_mask & ~beside_number).tolist()))
-    known_mines = frozenset(map(table.__getitem__, np.flatnonzero(known_mask).tolist()))
     front_rows, front_cols = np.nonzero(unknown_mask & beside_number)
     front_count = len(front_rows)
+    # The rest is Python objects, a few per frontier cell and one per sea cell: minutes for
+    # millions of them, in steps of seconds. A large build that cannot end in time is not begun,
+    # and one begun looks at the clock between its steps. (A small one, a second at most, always
+    # ends: a partial answer needs its clues.)
+    sea_count = unknown_count - front_count
+    work = front_count * _SECONDS_PER_FRONTIER_CELL + sea_count * _SECONDS_PER_SEA_CELL
+    if work < _LARGE_BUILD_SECONDS:
+        deadline = None
+    if deadline is not None and time.perf_counter() + work > deadline:
+        raise TimeLimitReached(f"reading the position into clues would run past the time limit "
+                              f"({front_count:,} unknown cells beside numbers, {sea_count:,} "
+                              f"others)")
+    table = _cell_table(height, width)
+    sea = tuple(map(table.__getitem__, np.flatnonzero(unknown_mask & ~beside_number).tolist()))
+    known_mines = frozenset(map(table.__getitem__, np.flatnonzero(known_mask).tolist()))
     if not front_count:
         return Constraints(position, ignore_flags, frozenset(sea), known_mines, remaining, [],
                            [], [], sea)
-    # The rest is a few Python objects per frontier cell, minutes for millions of them, in steps
-    # of tens of seconds: a large build that cannot end in time is not begun, and one begun
-    # looks at the clock between its steps. (A small one, a second at most, always ends: a
-    # partial answer needs its clues.)
-    if front_count < _LARGE_BUILD:
-        deadline = None
-    if deadline is not None and \
-            time.perf_counter() + front_count * _SECONDS_PER_FRONTIER_CELL > deadline:
-        raise AnalysisTooHard(f"reading the position into clues would run past the time limit "
-                              f"({front_count:,} unknown cells beside numbers)")
+    _check_deadline(deadline)
     around = ids[front_rows[:, None] + 1 + _OFFSETS[:, 0],
                  front_cols[:, None] + 1 + _OFFSETS[:, 1]]
     touches = around >= 0
@@ -367,18 +370,22 @@ def build(position: Position, *, ignore_flags: bool = False,
                        remaining, clues, boxes, components, sea)
 
 
-_LARGE_BUILD = 100_000
-"""Frontier cells from which a build keeps a deadline (below, it takes under a second)."""
-
 _SECONDS_PER_FRONTIER_CELL = 3e-6
 """Half the time a build takes per frontier cell on this project's machine (6.3 to 9.3 µs
 measured with 0.7 to 6 million of them): a build refused for it could not end in time even on
 a machine twice as fast."""
 
+_SECONDS_PER_SEA_CELL = 1e-7
+"""The same per sea cell (0.2 to 0.5 µs measured with 1 to 9 million of them)."""
+
+_LARGE_BUILD_SECONDS = 0.3
+"""Estimated work from which a build keeps a deadline (100,000 frontier cells or 3 million sea
+cells; below, it takes about a second at most)."""
+
 
 def _check_deadline(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
-        raise AnalysisTooHard("the time limit ran out while the position was read into clues "
+        raise TimeLimitReached("the time limit ran out while the position was read into clues "
                               "and the cells they share")
 
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached
 
 __all__ = [
     "Backdrop",
@@ -700,13 +700,13 @@ def _check_comb_time(n: int, k: int, deadline: float | None) -> None:
     bits = (lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1)) / log(2)
     if 0.5e-9 * bits ** 1.585 > deadline - time.perf_counter():
         digits = round(bits * log(2) / log(10), -2)
-        raise AnalysisTooHard(f"exact counting would run past the time limit (the layouts of the "
+        raise TimeLimitReached(f"exact counting would run past the time limit (the layouts of the "
                               f"sea alone are a number of {digits:,.0f} digits)")
 
 
 def _check_deadline(deadline: float | None, what: str) -> None:
     if deadline is not None and time.perf_counter() > deadline:
-        raise AnalysisTooHard(f"exact counting ran past the time limit ({what})")
+        raise TimeLimitReached(f"exact counting ran past the time limit ({what})")
 
 
 def _assignments(variables: tuple[int, ...], sizes: list[int], scopes: list[tuple[int, ...]],

@@ -19,6 +19,7 @@ __all__ = [
     "MsanalysisError",
     "NoLayout",
     "ParseError",
+    "TimeLimitReached",
     "name_clues",
     "printable",
 ]
@@ -146,6 +147,24 @@ class AnalysisTooHard(MsanalysisError, RuntimeError):
     ----------
     message : str
         Which bound was hit and how far the work got.
+    """
+
+
+class TimeLimitReached(AnalysisTooHard):
+    """The bound hit was a time limit: the work stopped at it, or was not begun because it could
+    not end by it. (Other ``AnalysisTooHard`` errors are bounds of size, which more time would
+    not lift.)
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.position import Position
+    >>> a = analyze(Position.from_text("mines: 2\\n????\\n121?\\n...?"), time_limit=1e-9)
+    >>> try:
+    ...     a.solutions
+    ... except TimeLimitReached as stopped:
+    ...     print(str(stopped).partition(":")[0])
+    finding forced cells ran past the time limit
     """
 
 

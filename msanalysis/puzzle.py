@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from msanalysis.board import Board
-from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.errors import InvalidInput, TimeLimitReached
 from msanalysis.reconstruction import (
     RULES,
     UNKNOWN,
@@ -471,7 +471,7 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
     mines = round(density * width * height)
     for _ in range(_DRAWS):
         if deadline is not None and time.perf_counter() > deadline:
-            raise AnalysisTooHard(f"the time limit ran out while drawing a {width}x{height} "
+            raise TimeLimitReached(f"the time limit ran out while drawing a {width}x{height} "
                                   "layout whose full grid fits only itself")
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
         if not checked or _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
@@ -492,7 +492,7 @@ def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float 
     remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
     found = reconstruct(grid, engine=engine, time_limit=remaining)
     if found.unique is None:
-        raise AnalysisTooHard("the time limit ran out while checking that the puzzle is unique")
+        raise TimeLimitReached("the time limit ran out while checking that the puzzle is unique")
     if not found.unique:
         return None
     if found.first != layout:
@@ -668,7 +668,7 @@ class _Maker:
 
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise AnalysisTooHard(f"the time limit ran out while making a {self.width}x"
+            raise TimeLimitReached(f"the time limit ran out while making a {self.width}x"
                                   f"{self.height} puzzle ({int(self.kept.sum())} clues left)")
 
     def _test(self, clue: int, tile: _Region) -> bool:
@@ -988,14 +988,14 @@ class _Region:
         it, the waiting clues on)."""
         status = self.watch.solve(self.solver, assumptions)
         if status is None:
-            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+            raise TimeLimitReached("the time limit ran out while making a puzzle")
         if not status:
             return "removable"  # no second layout even with the region's edge left free
         if self.whole or self._inside():
             return "needed"
         status = self.watch.solve(self.solver, [*assumptions, self.fix])
         if status is None:
-            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+            raise TimeLimitReached("the time limit ran out while making a puzzle")
         return "needed" if status else None
 
     def all_removable(self, clues: list[int]) -> bool:
@@ -1012,7 +1012,7 @@ class _Region:
         status = self.watch.solve(self.solver, assumptions)
         self.solver.add_clause([-batch])
         if status is None:
-            raise AnalysisTooHard("the time limit ran out while making a puzzle")
+            raise TimeLimitReached("the time limit ran out while making a puzzle")
         return not status
 
     def _differ_literals(self, clue: int) -> list[int]:

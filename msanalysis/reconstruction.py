@@ -30,7 +30,13 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import MAX_CELLS, Board, Cell, check_cells, neighbour_counts, oversized
-from msanalysis.errors import AnalysisTooHard, InvalidInput, NoLayout, ParseError, name_clues
+from msanalysis.errors import (
+    InvalidInput,
+    NoLayout,
+    ParseError,
+    TimeLimitReached,
+    name_clues,
+)
 from msanalysis.files import read_text
 
 __all__ = ["ENGINES", "RULES", "NumberGrid", "Reconstruction", "reconstruct"]
@@ -607,7 +613,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
         return Reconstruction(grid=grid, engine=engine, count=0, exhaustive=True,
                               conflict=conflict)
     if found.timed_out_undecided:
-        raise AnalysisTooHard(f"the time limit of {time_limit} s ran out before a layout was "
+        raise TimeLimitReached(f"the time limit of {time_limit} s ran out before a layout was "
                               f"found on this {grid.width}x{grid.height} grid")
     return Reconstruction(grid=grid, engine=engine, count=found.count,
                           exhaustive=found.exhaustive, conflict=None, base=found.base,

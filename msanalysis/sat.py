@@ -23,7 +23,13 @@ from pysat.solvers import Solver
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Constraints, build, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, name_clues
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InconsistentPosition,
+    InvalidInput,
+    TimeLimitReached,
+    name_clues,
+)
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency"]
@@ -359,7 +365,7 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
     """
     found = find_forced(constraints, deadline=deadline)
     if found.stopped is not None:
-        raise AnalysisTooHard(found.stopped)
+        raise TimeLimitReached(found.stopped)
     return found.safe, found.mines
 
 
@@ -692,7 +698,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
         raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
-    out_of_time = AnalysisTooHard(f"the time limit ran out before {cell} was explained")
+    out_of_time = TimeLimitReached(f"the time limit ran out before {cell} was explained")
     try:
         constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     except AnalysisTooHard:

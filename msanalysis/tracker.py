@@ -41,7 +41,7 @@ from msanalysis.counting import (
     join,
     polynomial_product,
 )
-from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition, TimeLimitReached
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, windows_xp_move
@@ -611,7 +611,7 @@ class Tracker:
         """Stop a cascade past the deadline (after ``cells`` cells of it, never fewer than
         :data:`_CELLS_BETWEEN_LOOKS`)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise AnalysisTooHard(f"the time limit ran out while a cascade was opened "
+            raise TimeLimitReached(f"the time limit ran out while a cascade was opened "
                                   f"({cells} cells so far)")
 
     def _lose(self, i: int) -> None:

@@ -24,7 +24,12 @@ import numpy as np
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InconsistentPosition,
+    InvalidInput,
+    TimeLimitReached,
+)
 from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, find_forced, inconsistency
@@ -65,7 +70,7 @@ class Analysis:
 
     def __init__(self, constraints: Constraints, forced_safe: frozenset[Cell],
                  forced_mines: frozenset[Cell], *, time_limit: float | None = None,
-                 counts: Count | None = None, stopped: str | None = None,
+                 counts: Count | None = None, stopped: AnalysisTooHard | None = None,
                  all_forced: bool = True) -> None:
         self.constraints = constraints
         self.position = constraints.position
@@ -80,13 +85,13 @@ class Analysis:
 
     # -- counting ---------------------------------------------------------------------------------
     @cached_property
-    def _counted(self) -> Count | str:
-        """The exact counts, or why counting stopped."""
+    def _counted(self) -> Count | AnalysisTooHard:
+        """The exact counts, or the error that stopped counting."""
         deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
         try:
             return count(self.constraints, deadline=deadline)
         except AnalysisTooHard as error:
-            return str(error)
+            return error
 
     @property
     def counts(self) -> Count:
@@ -95,11 +100,12 @@ class Analysis:
         Raises
         ------
         AnalysisTooHard
-            When counting ran past its time limit (see :attr:`stopped`).
+            When counting was stopped (see :attr:`stopped`): ``TimeLimitReached`` when by its
+            time limit.
         """
         counted = self._counted
-        if isinstance(counted, str):
-            raise AnalysisTooHard(counted)
+        if isinstance(counted, AnalysisTooHard):
+            raise type(counted)(str(counted))  # a new one: each raise has its own traceback
         return counted
 
     @property
@@ -111,13 +117,13 @@ class Analysis:
         >>> analyze_constraints(Position.from_text("mines: 1\\n??\\n11")).exact
         True
         """
-        return not isinstance(self._counted, str)
+        return not isinstance(self._counted, AnalysisTooHard)
 
     @property
     def stopped(self) -> str | None:
         """Why counting stopped, for a partial analysis; None when it is exact."""
         counted = self._counted
-        return counted if isinstance(counted, str) else None
+        return str(counted) if isinstance(counted, AnalysisTooHard) else None
 
     @property
     def solutions(self) -> int:
@@ -327,8 +333,8 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     # inconsistent position, which is reported as such, not as hard.)
     found = find_forced(constraints, deadline=deadline)
     if not found.complete:
-        return Analysis(constraints, found.safe, found.mines, stopped=found.stopped,
-                        all_forced=False)
+        return Analysis(constraints, found.safe, found.mines,
+                        stopped=TimeLimitReached(found.stopped), all_forced=False)
     if forced_only:
         return Analysis(constraints, found.safe, found.mines,
                         time_limit=None if deadline is None
@@ -338,5 +344,5 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     except InconsistentPosition:
         raise inconsistency(constraints) from None
     except AnalysisTooHard as error:
-        return Analysis(constraints, found.safe, found.mines, stopped=str(error))
+        return Analysis(constraints, found.safe, found.mines, stopped=error)
     return Analysis(constraints, found.safe, found.mines, counts=counts)

@@ -20,11 +20,13 @@ import numpy as np
 import pytest
 
 from msanalysis.analysis import analyze
-from msanalysis.board import neighbours
+from msanalysis.board import Board, neighbours
+from msanalysis.errors import TimeLimitReached
 from msanalysis.game import Game
 from msanalysis.play.judge import Verdict, analyze_replay, from_scratch, record_autoplay
 from msanalysis.position import HIDDEN, Position
 from msanalysis.replay import (
+    Action,
     ActionKind,
     Replay,
     ReplayRecorder,
@@ -360,3 +362,29 @@ def test_the_expert_replay_summary():
     assert result.verdicts["first"] == 1 and result.verdicts["blunder"] == 0
     assert 0 < result.survival < 1
     assert result.clicks == sum(1 for _ in result.click_survival)
+
+
+def test_judging_keeps_its_time_limit_inside_an_analysis():
+    # A guess far out in a 1000x1000 sea: its probability needs the number of ways to put
+    # 200,000 mines among a million cells, some seconds of one uninterruptible product. Under a
+    # time limit the count is refused at once and the judging stops, naming the action.
+    rng = np.random.default_rng(5)
+    mines = rng.random((1000, 1000)) < 0.2
+    mines[:2, :2] = False
+    mines[500, 500] = False
+    board = Board(mines)
+    replay = Replay(board, (Action("reveal", (0, 0), 0.0), Action("reveal", (500, 500), 1.0)),
+                    rules="safe-cell")
+    with pytest.raises(TimeLimitReached) as stopped:
+        analyze_replay(replay, time_limit=0.5)
+    assert str(stopped.value) == "judging stopped at the time limit (0.5 s) at action 2 of 2"
+    assert "exact counting would run past the time limit" in str(stopped.value.__cause__)
+
+
+def test_a_replay_judged_in_time_is_judged_whole():
+    # The same judgements with a time limit as without (every analysis, count and explanation
+    # is then given the time left).
+    replay = record_autoplay(16, 16, 40, seed=8, strategy="safest")
+    judged = analyze_replay(replay, time_limit=600).judgements
+    assert judged == analyze_replay(replay).judgements
+    assert sum(j.verdict is Verdict.GUESS for j in judged) >= 2

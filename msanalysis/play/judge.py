@@ -26,12 +26,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 import numpy as np
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
 from msanalysis.obvious import obvious_cells
@@ -76,6 +77,7 @@ class Verdict(StrEnum):
 
 
 _RISKY = (Verdict.GUESS, Verdict.NEEDLESS, Verdict.BLUNDER)
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -126,12 +128,12 @@ class Judgement:
         return self.verdict in _RISKY
 
 
-def from_scratch(position: Position) -> Any:
+def from_scratch(position: Position, time_limit: float | None = None) -> Any:
     """The default analyser: :func:`~msanalysis.analysis.analyze` of one position, counting
-    only when a probability is asked for."""
+    only when a probability is asked for (within ``time_limit`` seconds, if given)."""
     from msanalysis.analysis import analyze  # it loads the solvers
 
-    return analyze(position, forced_only=True)
+    return analyze(position, forced_only=True, time_limit=time_limit)
 
 
 def _fraction_text(value: Fraction | None) -> str | None:
@@ -323,11 +325,14 @@ def _nearest(cells: Iterable[Cell], to: Cell) -> Cell:
     return min(cells, key=lambda c: (max(abs(c[0] - to[0]), abs(c[1] - to[1])), c))
 
 
-def _joint_safety(position: Position, cells: list[Cell], solutions: int) -> Fraction:
+def _joint_safety(position: Position, cells: list[Cell], solutions: int,
+                  deadline: float | None = None) -> Fraction:
     """The exact probability that none of ``cells`` holds a mine.
 
     By inclusion-exclusion over the layouts in which a subset of them are all mines: each
     subset is counted as the position with flags on it (flags are mines to the analysis).
+    Raises ``AnalysisTooHard`` when counting runs past ``deadline`` (a
+    :func:`time.perf_counter` value).
     """
     from msanalysis.analysis import analyze
 
@@ -337,11 +342,18 @@ def _joint_safety(position: Position, cells: list[Cell], solutions: int) -> Frac
             states = np.array(position.states)
             states[tuple(np.array(subset).T)] = FLAG
             try:
-                layouts = analyze(Position(states, position.total_mines)).solutions
+                layouts = analyze(Position(states, position.total_mines),
+                                  time_limit=_remaining(deadline)).solutions
             except InconsistentPosition:
                 layouts = 0
             free += (-1) ** size * layouts
     return Fraction(free, solutions)
+
+
+def _remaining(deadline: float | None) -> float | None:
+    """Seconds left before ``deadline`` (a :func:`time.perf_counter` value), None for none; a
+    moment at least, so that a limit of nothing makes a partial analysis, not an error."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
 def _first_probability(replay: Replay) -> Fraction | None:
@@ -369,8 +381,10 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
         opens (:func:`msanalysis.obvious.obvious_cells`); False analyses every click (the same
         verdicts, for timing).
     time_limit : float, optional
-        Seconds for the whole replay, checked before each action: a replay of thousands of
-        clicks that each need an analysis and an explanation can take long.
+        Seconds for the whole replay: a replay of thousands of clicks that each need an
+        analysis and an explanation can take long, and one position of a huge board too. The
+        default analyser, its counts and explanations are given what is left; an analyser of
+        your own is only looked at between actions.
 
     Returns
     -------
@@ -381,7 +395,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     ReplayError
         If an action cannot be played on the layout.
     AnalysisTooHard
-        When ``time_limit`` runs out before the last action.
+        When ``time_limit`` runs out before the last action is judged.
 
     Examples
     --------
@@ -406,15 +420,18 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     :func:`msanalysis.obvious.obvious_cells` settles the rest), plus the counting of the exact
     probabilities at each guess; a chord opening k undecided cells adds 2**k - 1 counts.
     """
-    analyse = analyser or from_scratch
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = None if time_limit is None else time.perf_counter() + time_limit
+
+    def stop(where: str) -> TimeLimitReached:
+        return TimeLimitReached(f"judging stopped at the time limit ({time_limit:g} s) {where} "
+                               f"action {index + 1} of {len(replay.actions)}")
+
     for index, action, game in replay.before_each():
-        if deadline is not None and time.monotonic() > deadline:
-            raise AnalysisTooHard(f"judging stopped at the time limit ({time_limit:g} s) "
-                                  f"before action {index + 1} of {len(replay.actions)}")
+        if deadline is not None and time.perf_counter() > deadline:
+            raise stop("before")
         targets = _targets(game, action)
         if not targets:
             continue
@@ -431,16 +448,38 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
                                      Fraction(0)) for cell in targets]
             survival.append((index, Fraction(1)))
         else:
-            found, chance = _judge(analyse(position), position, index, action, targets)
+            try:
+                if analyser is not None:
+                    found, chance = _judge(analyser(position), position, index, action, targets)
+                else:
+                    found, chance = _judge(from_scratch(position, _remaining(deadline)),
+                                           position, index, action, targets, deadline)
+            except TimeLimitReached as error:
+                if deadline is None:  # an analyser's own limit
+                    raise
+                raise stop("at") from error
             judgements += found
             survival.append((index, chance))
     return ReplayAnalysis(replay, judgements, game.position(), game.status, survival)
 
 
 def _judge(analysis: Any, position: Position, index: int, action: Action,
-           targets: list[Cell]) -> tuple[list[Judgement], Fraction | None]:
-    """Verdicts on the cells one action opened, and the chance that all were safe."""
+           targets: list[Cell], deadline: float | None = None
+           ) -> tuple[list[Judgement], Fraction | None]:
+    """Verdicts on the cells one action opened, and the chance that all were safe.
+
+    ``TimeLimitReached`` when the analysis, a count or an explanation ran out of time (counts
+    and explanations are due by ``deadline``): verdicts are not given on half an answer. A
+    bound of size leaves a probability unknown (None).
+    """
+    if not getattr(analysis, "all_forced", True):
+        raise TimeLimitReached(analysis.stopped)  # some forced cells may be missing
     forced_safe, forced_mines = analysis.forced_safe, analysis.forced_mines
+
+    def explain(cell: Cell) -> Any:
+        return (analysis.explain(cell) if deadline is None
+                else analysis.explain(cell, deadline=deadline))
+
     found = []
     for cell in targets:
         if cell in forced_safe:
@@ -452,22 +491,17 @@ def _judge(analysis: Any, position: Position, index: int, action: Action,
         best: Cell | None
         best_probability: Fraction | None
         explanation = None
-        try:
-            probability: Fraction | None = analysis.exact_probability(cell)
-        except AnalysisTooHard:
-            probability = None
+        probability = _unless_too_large(partial(analysis.exact_probability, cell))
         if forced_safe:
             best, best_probability = _nearest(forced_safe, cell), Fraction(0)
             if verdict is Verdict.NEEDLESS:
-                explanation = analysis.explain(best)
+                explanation = explain(best)
         else:
-            try:
-                best = analysis.best_guess
-                best_probability = None if best is None else analysis.exact_probability(best)
-            except AnalysisTooHard:
-                best, best_probability = None, None
+            best = _unless_too_large(lambda: analysis.best_guess)
+            best_probability = (None if best is None
+                                else _unless_too_large(partial(analysis.exact_probability, best)))
         if verdict is Verdict.BLUNDER:
-            explanation = analysis.explain(cell)
+            explanation = explain(cell)
         found.append(Judgement(index, action.time, action.kind, cell, verdict, probability,
                                best_probability, best, explanation, position))
     uncertain = [cell for cell in targets if cell not in forced_safe]
@@ -478,10 +512,18 @@ def _judge(analysis: Any, position: Position, index: int, action: Action,
     if len(uncertain) == 1:
         probability = found[targets.index(uncertain[0])].probability
         return found, None if probability is None else 1 - probability
+    return found, _unless_too_large(
+        lambda: _joint_safety(position, uncertain, analysis.solutions, deadline))
+
+
+def _unless_too_large(work: Callable[[], _T]) -> _T | None:
+    """``work()``, or None when a bound of size stops it (a time limit's stop goes on up)."""
     try:
-        return found, _joint_safety(position, uncertain, analysis.solutions)
+        return work()
+    except TimeLimitReached:
+        raise
     except AnalysisTooHard:
-        return found, None
+        return None
 
 
 def record_autoplay(width: int, height: int, mines: int, *, seed: int,

@@ -24,7 +24,7 @@ import numpy as np
 
 from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
 from msanalysis.board import Board, Cell
-from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.errors import AnalysisTooHard, InvalidInput, TimeLimitReached
 from msanalysis.position import HIDDEN, Position
 from msanalysis.rules import FirstClick, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
@@ -225,7 +225,7 @@ def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> N
     hardest_cells: tuple[Cell, ...] = ()
     while tracker.status == "playing":
         if deadline is not None and time.perf_counter() > deadline:
-            raise AnalysisTooHard(f"the check for a guess ran past the time limit after "
+            raise TimeLimitReached(f"the check for a guess ran past the time limit after "
                                   f"{rounds} rounds of reasoning")
         found, cells = tracker._advance(max_grade, reveal=True)
         if not found:
@@ -322,9 +322,9 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     bits = width * height <= _BIT_BOARD_CELLS
     play: LogicPlay | NoGuessResult
 
-    def out_of_time(tried: int) -> AnalysisTooHard:
+    def out_of_time(tried: int) -> TimeLimitReached:
         other = "--method adjust, " if method == "reject" else ""
-        return AnalysisTooHard(
+        return TimeLimitReached(
             f"no board of {mines} mines on {width}x{height} that can be won without a guess "
             f"was found in the time limit ({tried} layouts tried); try {other}fewer mines or a "
             "longer --time-limit")
@@ -571,7 +571,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
         moves = 0
         while tracker.status == "playing":
             if deadline is not None and time.perf_counter() > deadline:
-                raise AnalysisTooHard("moving mines ran past the time limit")
+                raise TimeLimitReached("moving mines ran past the time limit")
             if tracker._advance(grade, reveal=True)[0]:
                 continue
             moves += 1
@@ -685,7 +685,7 @@ def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cel
         if method != "reject" or grade is not None:
             raise InvalidInput("--method and --grade are for rules 'no-guess'")
         if deadline is not None and time.perf_counter() > deadline:
-            raise AnalysisTooHard(f"the time limit ran out before the board of seed {seed} "
+            raise TimeLimitReached(f"the time limit ran out before the board of seed {seed} "
                                   "was made")
         return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
     board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
