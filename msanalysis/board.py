@@ -17,8 +17,8 @@ import numpy as np
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "check_cells", "check_size", "label_regions",
-           "neighbour_counts", "neighbours", "oversized"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "cell_table", "check_cells", "check_size",
+           "label_regions", "neighbour_counts", "neighbours", "oversized"]
 
 Cell = tuple[int, int]
 
@@ -157,6 +157,37 @@ def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
         r, c = row + dr, col + dc
         if 0 <= r < height and 0 <= c < width:
             yield (r, c)
+
+
+_TABLE_CELLS = 12_000_000
+"""The most cells of the tables :func:`cell_table` keeps, in all (about 850 MB of tuples)."""
+
+_tables: dict[tuple[int, int, int], tuple[Cell, ...]] = {}
+
+
+def cell_table(height: int, width: int, frame: int = 0) -> tuple[Cell, ...]:
+    """``(row, col)`` of every flat index of a grid framed by ``frame`` rows and columns of cells
+    off the board on each side: made once per size, then looked up by index.
+
+    A few sizes' tables are kept, up to :data:`_TABLE_CELLS` cells in all (a 3000x3000 table
+    holds some 630 MB): past that they are made again from nothing.
+
+    Examples
+    --------
+    >>> cell_table(2, 3)
+    ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2))
+    >>> cell_table(1, 1, frame=1)
+    ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 0), (0, 1), (1, -1), (1, 0), (1, 1))
+    """
+    key = (height, width, frame)
+    table = _tables.get(key)
+    if table is None:
+        table = tuple(itertools.product(range(-frame, height + frame),
+                                        range(-frame, width + frame)))
+        if sum(map(len, _tables.values())) + len(table) > _TABLE_CELLS:
+            _tables.clear()
+        _tables[key] = table
+    return table
 
 
 def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,

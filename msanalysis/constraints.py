@@ -15,12 +15,11 @@ import itertools
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from msanalysis.board import Cell, neighbour_counts
+from msanalysis.board import Cell, cell_table, neighbour_counts
 from msanalysis.errors import InconsistentPosition, TimeLimitReached
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
@@ -173,12 +172,6 @@ def _cells(rows: np.ndarray, cols: np.ndarray) -> list[Cell]:
     return list(zip(rows.tolist(), cols.tolist()))
 
 
-@lru_cache(maxsize=16)
-def _cell_table(height: int, width: int) -> tuple[Cell, ...]:
-    """``(row, col)`` of every flat index of a grid: made once, looked up by index after."""
-    return tuple(itertools.product(range(height), range(width)))
-
-
 def build(position: Position, *, ignore_flags: bool = False,
           deadline: float | None = None) -> Constraints:
     """Read ``position`` as clues, boxes, components and the sea.
@@ -288,7 +281,7 @@ def build(position: Position, *, ignore_flags: bool = False,
         raise TimeLimitReached(f"reading the position into clues would run past the time limit "
                               f"({front_count:,} unknown cells beside numbers, {sea_count:,} "
                               f"others)")
-    table = _cell_table(height, width)
+    table = cell_table(height, width)
     sea = tuple(map(table.__getitem__, np.flatnonzero(unknown_mask & ~beside_number).tolist()))
     known_mines = frozenset(map(table.__getitem__, np.flatnonzero(known_mask).tolist()))
     if not front_count:

@@ -23,12 +23,12 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.board import Board, Cell, cell_table, neighbour_counts
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import (
     ComponentCount,
@@ -283,7 +283,7 @@ class Tracker:
         self._near = tuple(dr * w2 + dc for dr in range(-2, 3) for dc in range(-2, 3)
                            if dr or dc)
         self._cache: dict[Problem, ComponentCount] = {}  # whole-position components
-        self._cells = _cell_table(height, width)
+        self._cells = cell_table(height, width, frame=1)
 
     @property
     def board(self) -> Board:
@@ -1447,13 +1447,6 @@ def _mine_bounds(problem: Problem) -> tuple[int, int]:
             low += need
             taken.update(scope)
     return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
-
-
-@lru_cache(maxsize=16)
-def _cell_table(height: int, width: int) -> list[Cell]:
-    """``(row, col)`` of every index of the framed grid (the frame's are off the board)."""
-    w2 = width + 2
-    return [(i // w2 - 1, i % w2 - 1) for i in range((height + 2) * w2)]
 
 
 def _sat_verdicts(problem: Problem, model: list[bool] | None = None) -> list[int] | None:

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msanalysis.board import Board, label_regions
+from msanalysis.board import Board, cell_table, label_regions
 from msanalysis.errors import ParseError
 
 
@@ -193,3 +193,16 @@ def test_3bv_solved_is_counted_region_by_region():
         inside = set().union(*regions)
         solved += sum(1 for r, c in zip(*np.nonzero(revealed)) if (r, c) not in inside)
         assert board.bbbv_solved(revealed) == solved
+
+
+def test_cell_tables_are_kept_within_a_bound(monkeypatch):
+    import msanalysis.board as board_module
+
+    monkeypatch.setattr(board_module, "_TABLE_CELLS", 100)
+    monkeypatch.setattr(board_module, "_tables", {})
+    first = cell_table(5, 10)  # 50 cells kept
+    assert cell_table(5, 10) is first
+    assert cell_table(3, 3, frame=1) == tuple((r, c) for r in range(-1, 4) for c in range(-1, 4))
+    cell_table(6, 6)  # 50 + 25 + 36 > 100: the tables kept before are let go
+    assert sum(map(len, board_module._tables.values())) == 36
+    assert cell_table(5, 10) is not first and cell_table(5, 10) == first
