@@ -10,6 +10,7 @@ give the same answers (the tests check it).
 
 from __future__ import annotations
 
+from msanalysis.errors import check_type
 from msanalysis.position import Position
 from msanalysis.tracker import Tracker
 from msanalysis.whole import Analysis, analyze_constraints
@@ -66,6 +67,8 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     >>> a.solutions, a.requires_guess, a.best_guess, a.probability((0, 0))
     (2, True, (0, 0), 0.5)
     """
+    check_type(position, Position, "analyze", "Position.from_text reads one; Game(board)"
+               ".position() shows a board as a player sees it")
     if not forced_only and time_limit is None and position.total_mines is not None:
         analysis = Tracker.from_position(position, ignore_flags=ignore_flags).analysis
         _ = analysis.solutions  # counting too hard raises here, as below

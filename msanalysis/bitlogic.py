@@ -21,7 +21,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell
 from msanalysis.counting import ComponentCount, Problem, count_component, join
-from msanalysis.errors import AnalysisTooHard
+from msanalysis.errors import AnalysisTooHard, InvalidInput
 
 __all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
 
@@ -162,14 +162,14 @@ def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> 
         frame = _frame(height, width)
         cells = set(mines)
         if cells and (min(cells) < 0 or max(cells) >= height * width):
-            raise ValueError(f"a mine is off the {width}x{height} board")
+            raise InvalidInput(f"a mine is off the {width}x{height} board")
         truth = sum(map(frame.cell_bits.__getitem__, cells))
     row, col = first_click
     if not (0 <= row < height and 0 <= col < width):
-        raise ValueError(f"the first click {first_click} is off the {width}x{height} board")
+        raise InvalidInput(f"the first click {first_click} is off the {width}x{height} board")
     start = (row + 1) * frame.w2 + col + 1
     if truth >> start & 1:
-        raise ValueError(f"the first click {first_click} is on a mine")
+        raise InvalidInput(f"the first click {first_click} is on a mine")
     return _Play(frame, truth), start
 
 

@@ -8,17 +8,20 @@ play (see :mod:`msanalysis.game`) or about how it was generated (see :mod:`msana
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Iterator
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.errors import IllegalMove, InvalidInput, ParseError
 from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "cell_table", "check_cells", "check_size",
-           "label_regions", "neighbour_counts", "neighbours", "oversized"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "cell_table", "check_cells",
+           "check_size", "integer_grid", "label_regions", "neighbour_counts", "neighbours",
+           "oversized"]
 
 Cell = tuple[int, int]
 
@@ -126,8 +129,99 @@ def check_cells(cells: int, line: int | None = None) -> None:
                          "holds", line=line)
 
 
+def as_int(value: Any, what: str) -> int:
+    """``value`` as a Python int: an int or a numpy integer. A float, even a whole one, or a
+    string is refused rather than rounded or read.
+
+    Examples
+    --------
+    >>> as_int(np.int64(99), "the mine count")
+    99
+    >>> as_int(1.9, "the mine count")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: the mine count must be a whole number (an int), got 1.9
+    """
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise InvalidInput(f"{what} must be a whole number (an int), got {value!r}") from None
+
+
+def as_cell(cell: Any, height: int, width: int, *,
+            error: type[InvalidInput | IllegalMove] = InvalidInput) -> Cell:
+    """``cell`` as a ``(row, col)`` pair of ints on a ``height x width`` grid.
+
+    Any pair of integers will do (a tuple, a list, numpy integers). Anything else, and a cell
+    off the grid, raises ``error`` naming it: a negative coordinate is off the grid, not
+    counted from the end as numpy would.
+
+    Examples
+    --------
+    >>> as_cell([np.int64(1), 2], 3, 3)
+    (1, 2)
+    >>> as_cell((-1, 0), 3, 3)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: cell (-1, 0) is off the 3x3 board
+    >>> as_cell((0.5, 1), 3, 3)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a cell is a pair of whole numbers (row, col), got (0.5, 1)
+    """
+    try:
+        row, col = cell
+        row, col = operator.index(row), operator.index(col)
+    except (TypeError, ValueError):
+        raise error(f"a cell is a pair of whole numbers (row, col), got {cell!r}") from None
+    if not (0 <= row < height and 0 <= col < width):
+        raise error(f"cell ({row}, {col}) is off the {width}x{height} board")
+    return row, col
+
+
+def integer_grid(values: Any, what: str) -> np.ndarray:
+    """``values`` as a new non-empty 2-D array of whole numbers, of at most :data:`MAX_CELLS`
+    cells, for a constructor to check the range of.
+
+    Integers and booleans keep their type; floats must be whole and finite (they become int64);
+    anything else (strings, objects, ragged rows) is refused, as is a grid that is not 2-D or
+    is empty, before any value is cast (a cast would wrap 264 to 8 in int8, or NaN to 0).
+
+    Examples
+    --------
+    >>> integer_grid([[1.0, 2.0]], "a grid").tolist()
+    [[1, 2]]
+    >>> integer_grid([[1, 2], [3]], "a grid")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a grid needs rows of equal length
+    >>> integer_grid([[0.5]], "a grid")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a grid holds whole numbers, got 0.5 at (0, 0)
+    """
+    try:
+        array = np.array(values)
+    except ValueError:
+        raise InvalidInput(f"{what} needs rows of equal length") from None
+    if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
+        raise InvalidInput(f"{what} needs a non-empty 2-D grid, got shape {array.shape}")
+    check_size(array.shape[1], array.shape[0])
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array) | (array != np.round(array))
+        if bad.any():
+            row, col = (int(i) for i in np.argwhere(bad)[0])
+            raise InvalidInput(f"{what} holds whole numbers, got {array[row, col]} at "
+                               f"({row}, {col})")
+        array = array.astype(np.int64)
+    elif array.dtype.kind not in "biu":
+        raise InvalidInput(f"{what} holds whole numbers, got values of type {array.dtype}")
+    return array
+
+
 def check_size(width: int, height: int) -> None:
-    """Refuse a board size that is not positive or that cannot be held (see :data:`MAX_CELLS`).
+    """Refuse a board size that is not a positive whole number or that cannot be held (see
+    :data:`MAX_CELLS`).
 
     Examples
     --------
@@ -137,6 +231,7 @@ def check_size(width: int, height: int) -> None:
     ...
     msanalysis.errors.InvalidInput: a board of 100000x100000 has 10000000000 cells; at most ...
     """
+    width, height = as_int(width, "a board's width"), as_int(height, "a board's height")
     if width <= 0 or height <= 0:
         raise InvalidInput(f"a board needs a positive size, got {width}x{height}")
     if width * height > MAX_CELLS:
@@ -271,9 +366,14 @@ class Board:
     __slots__ = ("__dict__", "_mask")
 
     def __init__(self, mines: np.ndarray | Iterable[Iterable[bool]]) -> None:
-        mask = np.array(mines, dtype=bool)
-        if mask.ndim != 2 or mask.shape[0] == 0 or mask.shape[1] == 0:
-            raise InvalidInput(f"a board needs a non-empty 2-D grid, got shape {mask.shape}")
+        values = integer_grid(mines, "a board")
+        if values.dtype != bool:
+            bad = (values != 0) & (values != 1)
+            if bad.any():
+                row, col = (int(i) for i in np.argwhere(bad)[0])
+                raise InvalidInput(f"a board's cells are True or 1 (a mine) or False or 0, got "
+                                   f"{values[row, col]} at ({row}, {col})")
+        mask = values.astype(bool, copy=False)
         mask.setflags(write=False)
         self._mask = mask
 
@@ -289,10 +389,8 @@ class Board:
         """
         check_size(width, height)
         mask = np.zeros((height, width), dtype=bool)
-        for row, col in mines:
-            if not (0 <= row < height and 0 <= col < width):
-                raise InvalidInput(f"mine ({row}, {col}) is outside a {width}x{height} board")
-            mask[row, col] = True
+        for cell in mines:
+            mask[as_cell(cell, height, width)] = True
         return cls(mask)
 
     @classmethod
@@ -450,7 +548,7 @@ class Board:
         return frozenset(zip(rows.tolist(), cols.tolist()))
 
     def is_mine(self, cell: Cell) -> bool:
-        return bool(self._mask[cell])
+        return bool(self._mask[as_cell(cell, *self._mask.shape)])
 
     @cached_property
     def numbers(self) -> np.ndarray:

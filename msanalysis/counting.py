@@ -35,7 +35,12 @@ from typing import NamedTuple
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints, settle
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InconsistentPosition,
+    InvalidInput,
+    TimeLimitReached,
+)
 
 __all__ = [
     "Backdrop",
@@ -1002,7 +1007,7 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     long.
     """
     if not 0 <= clue < len(problem.needs):
-        raise ValueError(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
+        raise InvalidInput(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
     if problem.scopes == ((0,),):
         # The clue alone over one box (a cell in the sea, two of every three the look ahead
         # asks about): k of its cells, any k of them.

@@ -20,6 +20,8 @@ __all__ = [
     "NoLayout",
     "ParseError",
     "TimeLimitReached",
+    "WrongType",
+    "check_type",
     "name_clues",
     "printable",
 ]
@@ -41,6 +43,37 @@ class InvalidInput(MsanalysisError, ValueError):
     ...
     msanalysis.errors.InvalidInput: unknown difficulty 'huge'; choose one of beginner, ...
     """
+
+
+class WrongType(InvalidInput, TypeError):
+    """An argument of the wrong kind: a Board where a Position is wanted, a list where a grid
+    is. Both an ``InvalidInput`` and a ``TypeError``; the message says what was expected.
+
+    Examples
+    --------
+    >>> from msanalysis.analysis import analyze
+    >>> from msanalysis.board import Board
+    >>> analyze(Board.from_text("*."))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: analyze takes a Position, got a Board (...)
+    """
+
+
+def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:
+    """Raise :class:`WrongType` unless ``value`` is a ``kind``: "``taker`` takes a ``kind``,
+    got a ...", then ``hint`` (how to make one) in brackets.
+
+    Examples
+    --------
+    >>> check_type([1, 2], tuple, "the example", "tuple(x) makes one")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: the example takes a tuple, got a list (tuple(x) makes one)
+    """
+    if not isinstance(value, kind):
+        raise WrongType(f"{taker} takes a {kind.__name__}, got a {type(value).__name__}"
+                        + (f" ({hint})" if hint else ""))
 
 
 class ParseError(MsanalysisError, ValueError):

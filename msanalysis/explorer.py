@@ -32,8 +32,14 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from msanalysis import svg
 from msanalysis.analysis import Analysis, analyze
-from msanalysis.board import Board, Cell, check_size
-from msanalysis.errors import IllegalMove, InconsistentPosition, InvalidInput, MsanalysisError
+from msanalysis.board import Board, Cell, as_cell, check_size
+from msanalysis.errors import (
+    IllegalMove,
+    InconsistentPosition,
+    InvalidInput,
+    MsanalysisError,
+    WrongType,
+)
 from msanalysis.exact import fraction_text, magnitude
 from msanalysis.game import Game
 from msanalysis.play.judge import Judgement, ReplayAnalysis, analyze_replay
@@ -229,7 +235,7 @@ class Explorer(anywidget.AnyWidget):
 
         Raises
         ------
-        TypeError
+        WrongType
             For anything else.
         ParseError
             For a string that is not a position.
@@ -259,7 +265,7 @@ class Explorer(anywidget.AnyWidget):
         elif isinstance(source, Position):
             self._show(source, full=True)
         else:
-            raise TypeError(f"cannot explore a {type(source).__name__}: expected a Position, "
+            raise WrongType(f"cannot explore a {type(source).__name__}: expected a Position, "
                             "Game, Board, Replay or ReplayAnalysis")
         if self.mode == "replay":
             self.mode = "play"
@@ -296,21 +302,20 @@ class Explorer(anywidget.AnyWidget):
         IllegalMove
             Without a game, off the board, or after the game is over.
         """
-        opened = self._playing().reveal(_cell(cell))
+        opened = self._playing().reveal(cell)
         self._after_move()
         return opened
 
     def chord(self, cell: Cell) -> list[Cell]:
         """Chord on a revealed number whose flags match it; returns the cells opened."""
-        opened = self._playing().chord(_cell(cell))
+        opened = self._playing().chord(cell)
         self._after_move()
         return opened
 
     def flag(self, cell: Cell) -> None:
         """Flag a hidden cell: in the game, or in the position when there is no game."""
-        cell = _cell(cell)
         if self._game is None:
-            self._check_cell(cell)
+            cell = self._on_board(cell)
             if self._position.state(cell) != HIDDEN:
                 raise IllegalMove(f"cell {cell} is not hidden and cannot be flagged")
             self.set_cell(cell, "F")
@@ -320,9 +325,8 @@ class Explorer(anywidget.AnyWidget):
 
     def unflag(self, cell: Cell) -> None:
         """Take the flag off ``cell``."""
-        cell = _cell(cell)
         if self._game is None:
-            self._check_cell(cell)
+            cell = self._on_board(cell)
             if self._position.state(cell) == FLAG:
                 self.set_cell(cell, "?")
             return
@@ -346,8 +350,7 @@ class Explorer(anywidget.AnyWidget):
         InvalidInput
             For a cell off the board or a value that is not a cell state.
         """
-        cell = _cell(cell)
-        self._check_cell(cell)
+        cell = self._on_board(cell)
         state = _CHAR_STATE.get(str(value).upper() if str(value) != "." else "0")
         if state is None or state == MINE:
             raise InvalidInput(f"cannot set cell {cell} to {value!r}: expected '?', 'F' or a "
@@ -389,10 +392,8 @@ class Explorer(anywidget.AnyWidget):
         self._replay, self.steps, self.step = [], 0, 0
         self._show(position, full=full)
 
-    def _check_cell(self, cell: Cell) -> None:
-        height, width = self._position.shape
-        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
+    def _on_board(self, cell: Cell) -> Cell:
+        return as_cell(cell, *self._position.shape)
 
     # -- replays ---------------------------------------------------------------------------------
     def go_to(self, step: int) -> None:
@@ -454,8 +455,7 @@ class Explorer(anywidget.AnyWidget):
         InvalidInput
             For a cell off the board.
         """
-        cell = _cell(cell)
-        self._check_cell(cell)
+        cell = self._on_board(cell)
         index = cell[0] * self._position.width + cell[1]
         analysis = self._analysis
         if analysis is None:
@@ -665,14 +665,6 @@ class Explorer(anywidget.AnyWidget):
         what = "game" if self._game is not None else "replay" if self._replay_source else \
             "position"
         return f"<Explorer {width}x{height} {what}, mode={self.mode}>"
-
-
-def _cell(cell: Any) -> Cell:
-    try:
-        row, col = cell
-        return int(row), int(col)
-    except (TypeError, ValueError):
-        raise InvalidInput(f"a cell is a pair (row, col), got {cell!r}") from None
 
 
 def _short_fraction(value: Fraction) -> str:

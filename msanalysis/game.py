@@ -20,8 +20,8 @@ from enum import StrEnum
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
-from msanalysis.errors import IllegalMove
+from msanalysis.board import Board, Cell, as_cell
+from msanalysis.errors import IllegalMove, check_type
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, generate, windows_xp_move
 
@@ -71,6 +71,8 @@ class Game:
     """
 
     def __init__(self, board: Board, *, rules: str = "safe-cell") -> None:
+        check_type(board, Board, "a game", "Board.from_text reads one; msanalysis.generate "
+                   "makes one")
         self.rules = FirstClick.parse(rules)
         self.status = PLAYING
         self.clicks = 0
@@ -120,10 +122,7 @@ class Game:
 
     # -- cells ----------------------------------------------------------------------------------
     def _index(self, cell: Cell) -> int:
-        row, col = cell
-        if not (0 <= row < self.board.height and 0 <= col < self.board.width):
-            raise IllegalMove(f"cell ({row}, {col}) is off the {self.board.width}x"
-                             f"{self.board.height} board")
+        row, col = as_cell(cell, self.board.height, self.board.width, error=IllegalMove)
         return (row + 1) * self._stride + col + 1
 
     def _cells(self, indices: list[int]) -> list[Cell]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from msanalysis.board import MAX_CELLS, Cell, check_cells, oversized
+from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
 from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.files import read_text
 
@@ -71,13 +71,15 @@ class Position:
 
     def __init__(self, states: np.ndarray | list[list[int]],
                  total_mines: int | None = None) -> None:
-        array = np.array(states, dtype=np.int8)
-        if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise InvalidInput(f"a position needs a non-empty 2-D grid, got shape {array.shape}")
-        if array.min() < MINE or array.max() > 8:
-            raise InvalidInput("cell states must be HIDDEN, FLAG, MINE or a number 0-8")
+        values = integer_grid(states, "a position")
+        bad = (values < MINE) | (values > 8)
+        if bad.any():
+            row, col = (int(i) for i in np.argwhere(bad)[0])
+            raise InvalidInput(f"cell states must be HIDDEN (-1), FLAG (-2), MINE (-3) or a "
+                               f"number 0-8, got {values[row, col]} at ({row}, {col})")
+        array = values.astype(np.int8)
         if total_mines is not None:
-            total_mines = int(total_mines)
+            total_mines = as_int(total_mines, "the mine count")
             if total_mines < 0:
                 raise InvalidInput(f"the mine count cannot be negative, got {total_mines}")
             if total_mines > array.size:
@@ -156,7 +158,7 @@ class Position:
             check_cells(len(rows) * width, number)
         if not rows:
             raise ParseError("empty position: expected rows of '?', 'F', '.' and digits")
-        mines = header_mines if total_mines is None else total_mines
+        mines = header_mines if total_mines is None else as_int(total_mines, "total_mines")
         states = np.array(rows, dtype=np.int8)
         if mines is not None:
             if mines < 0:
@@ -223,7 +225,7 @@ class Position:
             rows.append(row)
         if len(rows) != height:
             raise ParseError(f"the header gives {height} rows, the file has {len(rows)}")
-        mines = mines if total_mines is None else total_mines
+        mines = mines if total_mines is None else as_int(total_mines, "total_mines")
         if mines < 0:
             raise ParseError(f"the mine count cannot be negative, got {mines}")
         if mines > width * height:
@@ -284,11 +286,11 @@ class Position:
         return Position(self._states, total_mines)
 
     def state(self, cell: Cell) -> int:
-        return int(self._states[cell])
+        return int(self._states[as_cell(cell, *self._states.shape)])
 
     def number(self, cell: Cell) -> int | None:
         """The revealed number at ``cell``, or None when the cell shows no number."""
-        value = int(self._states[cell])
+        value = self.state(cell)
         return value if value >= 0 else None
 
     def _cells(self, mask: np.ndarray) -> frozenset[Cell]:

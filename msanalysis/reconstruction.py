@@ -29,7 +29,16 @@ from pathlib import Path
 
 import numpy as np
 
-from msanalysis.board import MAX_CELLS, Board, Cell, check_cells, neighbour_counts, oversized
+from msanalysis.board import (
+    MAX_CELLS,
+    Board,
+    Cell,
+    as_cell,
+    check_cells,
+    integer_grid,
+    neighbour_counts,
+    oversized,
+)
 from msanalysis.errors import (
     InvalidInput,
     NoLayout,
@@ -122,13 +131,13 @@ class NumberGrid:
     def __init__(self, clues: np.ndarray | Iterable[Iterable[int | None]], *,
                  rule: str = "classic") -> None:
         _check_rule(rule)
-        if isinstance(clues, np.ndarray):
-            array = np.array(clues, dtype=np.int16)
-        else:
-            array = np.array([[UNKNOWN if v is None else v for v in row] for row in clues],
-                             dtype=np.int16)
-        if array.ndim != 2 or array.shape[0] == 0 or array.shape[1] == 0:
-            raise InvalidInput(f"a number grid needs a non-empty 2-D grid, got shape {array.shape}")
+        if not isinstance(clues, np.ndarray):
+            try:
+                clues = [[UNKNOWN if v is None else v for v in row] for row in clues]
+            except TypeError:
+                raise InvalidInput(f"a number grid needs rows of numbers, got a "
+                                   f"{type(clues).__name__}") from None
+        array = integer_grid(clues, "a number grid")
         height, width = array.shape
         bad = (array < UNKNOWN) | (array > _capacity(height, width, rule))
         if bad.any():
@@ -314,7 +323,7 @@ class NumberGrid:
         """
         array = self._clues.copy()
         for cell in cells:
-            array[cell] = UNKNOWN
+            array[as_cell(cell, *array.shape)] = UNKNOWN
         return NumberGrid(array, rule=self._rule)
 
     # -- basic facts --------------------------------------------------------------------------
@@ -336,7 +345,7 @@ class NumberGrid:
         return self._clues.shape[1]
 
     def __getitem__(self, cell: Cell) -> int | None:
-        value = int(self._clues[cell])
+        value = int(self._clues[as_cell(cell, *self._clues.shape)])
         return None if value == UNKNOWN else value
 
     def __eq__(self, other: object) -> bool:

@@ -24,7 +24,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, check_size
+from msanalysis.board import Board, Cell, as_cell, check_size
 from msanalysis.errors import InvalidInput
 
 __all__ = [
@@ -133,7 +133,7 @@ def windows_xp_move(board: Board, first_click: Cell) -> Board:
     >>> windows_xp_move(Board.from_text("**\\n.*"), (1, 1)).to_text()
     '**\\n*.'
     """
-    _check_cell(first_click, board.width, board.height)
+    first_click = as_cell(first_click, board.height, board.width)
     if not board.is_mine(first_click):
         return board
     mask = board.mask.copy()
@@ -195,7 +195,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
                          "(msanalysis.play.noguess.generate), which takes every rule")
     cells = width * height
     if first_click is not None:
-        _check_cell(first_click, width, height)
+        first_click = as_cell(first_click, height, width)
     rng = random.Random(seed)
 
     if rule in (FirstClick.UNSAFE, FirstClick.WINDOWS_XP):
@@ -237,9 +237,3 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         board = windows_xp_move(board, first_click)
     return board
 
-
-def _check_cell(cell: Cell, width: int, height: int) -> None:
-    row, col = cell
-    if not (0 <= row < height and 0 <= col < width):
-        raise InvalidInput(f"cell ({row}, {col}) is off the {width}x{height} board "
-                         f"(rows 0-{height - 1}, columns 0-{width - 1})")

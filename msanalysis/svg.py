@@ -25,7 +25,7 @@ import numpy as np
 
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
-from msanalysis.errors import InvalidInput
+from msanalysis.errors import InvalidInput, WrongType
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.puzzle import Puzzle
 from msanalysis.reconstruction import NumberGrid, Reconstruction
@@ -197,7 +197,7 @@ def _scene(obj, solution: bool = False) -> _Scene:
     if isinstance(obj, Puzzle):
         return _puzzle_scene(obj, solution)
     if solution:
-        raise TypeError(f"solution=True draws a Puzzle's answer, not a {type(obj).__name__}")
+        raise WrongType(f"solution=True draws a Puzzle's answer, not a {type(obj).__name__}")
     if isinstance(obj, Board):
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
@@ -208,7 +208,7 @@ def _scene(obj, solution: bool = False) -> _Scene:
         return _reconstruction_scene(obj)
     if isinstance(obj, NumberGrid):
         return _grid_scene(np.array(obj.clues), obj.rule)
-    raise TypeError(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
+    raise WrongType(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
                     "Reconstruction, NumberGrid or Puzzle")
 
 
@@ -278,7 +278,7 @@ def _explanation_parts(explanation, obj):
     if not hasattr(explanation, "verdict"):
         # A bare cell: ask the analysis to explain it.
         if not hasattr(obj, "explain"):
-            raise TypeError("explanation=(row, col) needs an Analysis to explain the cell")
+            raise WrongType("explanation=(row, col) needs an Analysis to explain the cell")
         explanation = obj.explain(_cell_of(explanation))
     cell = _cell_of(explanation)
     clues = sorted({_cell_of(clue) for clue in (explanation.clues or ())})
@@ -583,7 +583,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
 
     Raises
     ------
-    TypeError
+    WrongType
         For an object that is not one of the kinds above, or ``solution=True`` for one that is
         not a puzzle.
     ValueError

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, cell_table, neighbour_counts
+from msanalysis.board import Board, Cell, as_cell, cell_table, neighbour_counts
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import (
     ComponentCount,
@@ -41,7 +41,13 @@ from msanalysis.counting import (
     join,
     polynomial_product,
 )
-from msanalysis.errors import AnalysisTooHard, IllegalMove, InconsistentPosition, TimeLimitReached
+from msanalysis.errors import (
+    AnalysisTooHard,
+    IllegalMove,
+    InconsistentPosition,
+    InvalidInput,
+    TimeLimitReached,
+)
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, windows_xp_move
@@ -255,7 +261,7 @@ class Tracker:
         [(0, 0), (0, 2)]
         """
         if position.total_mines is None:
-            raise ValueError("a tracker needs the total mine count")
+            raise InvalidInput("a tracker needs the total mine count")
         tracker = cls.__new__(cls)
         tracker._game = None
         tracker.rules = FirstClick.SAFE_CELL
@@ -313,9 +319,7 @@ class Tracker:
         return self._cells[i]
 
     def _index(self, cell: Cell) -> int:
-        row, col = cell
-        if not (0 <= row < self.height and 0 <= col < self.width):
-            raise IllegalMove(f"cell ({row}, {col}) is off the {self.width}x{self.height} board")
+        row, col = as_cell(cell, self.height, self.width, error=IllegalMove)
         return (row + 1) * self._w2 + col + 1
 
     def _load_fresh(self) -> None:
@@ -823,7 +827,7 @@ class Tracker:
     def _advance(self, max_grade: int, reveal: bool = False) -> tuple[int, list[int]]:
         """:meth:`step` without the :class:`Step`: the grade (0 for none) and the cells."""
         if reveal and self._game is not None:
-            raise ValueError("a tracker that follows a game reveals through the game")
+            raise IllegalMove("a tracker that follows a game reveals through the game")
         self._reveal_now = reveal and self.status == GameStatus.PLAYING
         try:
             found = self._reason(max_grade)
@@ -1177,7 +1181,7 @@ class Tracker:
             change.
         """
         if self._game is not None:
-            raise ValueError("a tracker that follows a game cannot move its mines")
+            raise IllegalMove("a tracker that follows a game cannot move its mines")
         state, fact, opened, truth = self._state, self._fact, self._open, self._truth
         ignore = self.ignore_flags
         clues = [i for i, s in enumerate(state) if s >= 0 and opened[i] > 0]
@@ -1419,14 +1423,12 @@ class TrackedAnalysis(Analysis):
         return self._tracker._probability_array()
 
     def exact_probability(self, cell: Cell) -> Fraction:
-        height, width = self.position.shape
-        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise ValueError(f"cell {cell} is off the {width}x{height} board")
+        cell = as_cell(cell, *self.position.shape)
         state = self.position.state(cell)
         if state == MINE or (state == FLAG and not self.ignore_flags):
             return Fraction(1)
         if state >= 0:
-            raise ValueError(f"cell {cell} is revealed: it has no mine probability")
+            raise InvalidInput(f"cell {cell} is revealed: it has no mine probability")
         return self._exact[cell]
 
     @property

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, as_cell
 from msanalysis.constraints import Component, Constraints, build
 from msanalysis.counting import Count, count
 from msanalysis.errors import (
@@ -162,9 +162,7 @@ class Analysis:
         >>> a.exact_probability((0, 1))
         Fraction(1, 3)
         """
-        height, width = self.position.shape
-        if not (0 <= cell[0] < height and 0 <= cell[1] < width):
-            raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
+        cell = as_cell(cell, *self.position.shape)
         if cell in self.forced_safe:
             return Fraction(0)
         if cell in self.forced_mines or cell in self.constraints.known_mines:

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from msanalysis import Analysis, analyze
+from msanalysis.analysis import analyze_constraints
 from msanalysis.board import Board
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, WrongType
 from msanalysis.game import Game
 from msanalysis.position import HIDDEN, Position
 from msanalysis.sat import forced_cells
@@ -193,3 +194,24 @@ def test_repr_svg_uses_the_svg_module():
     pytest.importorskip("msanalysis.svg")
     a = analyze(Position.from_text("mines: 1\n??\n11"))
     assert "<svg" in a._repr_svg_()
+
+
+@pytest.mark.parametrize("whole", [False, True])
+@pytest.mark.parametrize("cell, message", [
+    ((-1, -1), r"cell \(-1, -1\) is off the 3x2 board"),
+    ((0.0, 1.0), r"a cell is a pair of whole numbers"),
+    ((0,), r"a cell is a pair of whole numbers"),
+    ((1, 1), r"cell \(1, 1\) is revealed"),
+])
+def test_a_probability_is_asked_of_a_hidden_cell_on_the_board(whole, cell, message):
+    # Both ways to analyse (the tracker's and the whole position's) refuse alike.
+    position = Position.from_text("mines: 1\n???\n.1?")
+    analysis = analyze_constraints(position) if whole else analyze(position)
+    with pytest.raises(InvalidInput, match=message):
+        analysis.exact_probability(cell)
+    assert analysis.exact_probability([np.int64(0), 2]) == Fraction(1, 2)
+
+
+def test_analyze_says_what_it_takes():
+    with pytest.raises(WrongType, match="analyze takes a Position, got a Board"):
+        analyze(Board.from_text("*."))

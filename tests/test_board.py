@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from msanalysis.board import Board, cell_table, label_regions
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
 
 
 def slow_numbers(board: Board) -> list[list[int]]:
@@ -127,8 +127,34 @@ def test_layout_parse_errors_name_line_and_column(text, line, column, fragment):
 
 
 def test_from_cells_rejects_a_mine_off_the_board():
-    with pytest.raises(ValueError, match="outside"):
+    with pytest.raises(ValueError, match=r"cell \(2, 0\) is off the 2x2 board"):
         Board.from_cells(2, 2, [(2, 0)])
+    with pytest.raises(ValueError, match="a cell is a pair of whole numbers"):
+        Board.from_cells(2, 2, [(1.5, 0)])
+
+
+@pytest.mark.parametrize("values, message", [
+    ([["0", "1"], ["0", "0"]], "holds whole numbers, got values of type <U1"),
+    ([[0.0, np.nan]], r"holds whole numbers, got nan at \(0, 1\)"),
+    ([[0, 2]], r"True or 1 \(a mine\) or False or 0, got 2 at \(0, 1\)"),
+    ([[0, -1]], "got -1 at"),
+    ([[0, 1], [1]], "rows of equal length"),
+    (np.zeros((4000, 4000), dtype=bool), "at most 10000000 can be held"),
+])
+def test_a_board_refuses_values_that_are_not_mines_or_free(values, message):
+    with pytest.raises(InvalidInput, match=message):
+        Board(values)
+
+
+def test_a_board_takes_booleans_ones_and_zeros_alike():
+    assert Board([[1, 0]]) == Board([[True, False]]) == Board(np.array([[1.0, 0.0]]))
+
+
+def test_cells_are_checked_not_counted_from_the_end():
+    board = Board.from_text("..\n.*")
+    assert board.is_mine((1, 1)) and not board.is_mine([np.int64(0), 0])
+    with pytest.raises(InvalidInput, match=r"cell \(-1, -1\) is off the 2x2 board"):
+        board.is_mine((-1, -1))
 
 
 def test_a_large_board_numbers_are_vectorised():

@@ -187,3 +187,16 @@ def test_started_makes_the_first_click_and_position_has_the_mine_count():
     position = game.position()
     assert position.total_mines == 99
     assert position.state((3, 3)) == 0 and len(position.revealed) >= 9
+
+
+@pytest.mark.parametrize("cell, message", [
+    ((0.5, 1), "a cell is a pair of whole numbers"),
+    ((2, 0, 0), "a cell is a pair of whole numbers"),
+    (5, "a cell is a pair of whole numbers"),
+    ((-1, 0), r"cell \(-1, 0\) is off the 2x2 board"),
+])
+def test_a_move_names_a_cell_on_the_board(cell, message):
+    game = Game(Board.from_text("*.\n.."))
+    with pytest.raises(IllegalMove, match=message):
+        game.reveal(cell)
+    assert game.reveal([np.int64(1), np.int64(1)]) == [(1, 1)]

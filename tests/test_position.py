@@ -1,10 +1,11 @@
 """Position: canonical text round trips, repr, and parse errors naming line and column."""
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from msanalysis.errors import ParseError
+from msanalysis.errors import InvalidInput, ParseError
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 states = st.sampled_from([HIDDEN, FLAG, MINE, *range(9)])
@@ -83,3 +84,24 @@ def test_flags_may_outnumber_the_mines():
         analyze(position)
     analysis = analyze(position, ignore_flags=True)
     assert analysis.solutions == 1 and analysis.forced_mines == {(0, 1)}
+
+
+@pytest.mark.parametrize("states, total, message", [
+    (np.array([[264, -1], [-1, -1]]), 1, r"got 264 at \(0, 0\)"),
+    (np.array([[np.nan, -1]]), 1, r"whole numbers, got nan at \(0, 0\)"),
+    (np.array([[1.7, -1]]), 1, r"whole numbers, got 1.7"),
+    ([[0, -1]], 1.9, r"the mine count must be a whole number \(an int\), got 1.9"),
+    ([[0, -1]], np.nan, "must be a whole number"),
+])
+def test_a_position_refuses_values_it_would_have_to_round_or_wrap(states, total, message):
+    with pytest.raises(InvalidInput, match=message):
+        Position(states, total)
+
+
+def test_a_position_takes_numpy_integers_and_whole_floats():
+    p = Position(np.array([[0.0, -1.0]]), np.int64(1))
+    assert p == Position.from_text("mines: 1\n.?") and type(p.total_mines) is int
+    with pytest.raises(InvalidInput, match=r"cell \(0, -1\) is off the 2x1 board"):
+        p.state((0, -1))
+    with pytest.raises(InvalidInput, match="must be a whole number"):
+        Position.from_text("??", total_mines=1.5)

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from seed003_backtrack import backtrack
 
 from msanalysis import AnalysisTooHard, Board, NumberGrid, ParseError, Reconstruction, reconstruct
+from msanalysis.errors import InvalidInput
 from msanalysis.reconstruction import ENGINES, RULES, _propagate, _Watch
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
@@ -492,3 +493,23 @@ def test_propagate_reports_pysats_interrupt_as_keyboard_interrupt():
         _propagate(Interrupted(), [1])
     with pytest.raises(error):
         _propagate(Broken(), [1])
+
+
+@pytest.mark.parametrize("clues, message", [
+    (np.array([[65537, 0], [0, 0]]), r"cell \(0, 0\)"),
+    (np.array([[np.nan, 1.0], [1.0, 1.0]]), r"whole numbers, got nan at \(0, 0\)"),
+    (Board.from_text("*."), "a number grid needs rows of numbers, got a Board"),
+])
+def test_a_number_grid_refuses_values_it_would_have_to_wrap(clues, message):
+    with pytest.raises(InvalidInput, match=message):
+        NumberGrid(clues)
+
+
+def test_cells_of_a_number_grid_are_pairs_on_the_grid():
+    grid = NumberGrid.from_text("11\n11")
+    for cells in ((0, 1), [(0,)], [(-1, -1)]):
+        with pytest.raises(InvalidInput):
+            grid.with_unknown(cells)
+    with pytest.raises(InvalidInput, match=r"cell \(-1, -1\) is off"):
+        grid[-1, -1]
+    assert grid.with_unknown([[np.int64(1), 1]]).to_text() == "11\n1?"
