@@ -9,7 +9,10 @@ work on it would exceed the bound the caller set.
 
 from __future__ import annotations
 
+import math
+import numbers
 import unicodedata
+from typing import Any
 
 __all__ = [
     "AnalysisTooHard",
@@ -21,6 +24,7 @@ __all__ = [
     "ParseError",
     "TimeLimitReached",
     "WrongType",
+    "as_time_limit",
     "check_type",
     "name_clues",
     "printable",
@@ -58,6 +62,28 @@ class WrongType(InvalidInput, TypeError):
     ...
     msanalysis.errors.WrongType: analyze takes a Position, got a Board (...)
     """
+
+
+def as_time_limit(seconds: Any) -> float | None:
+    """A ``time_limit`` argument checked: None or infinity (no limit), else a positive number
+    of seconds. NaN, 0, a negative number or a string is refused (NaN compares false with every
+    clock, so it would stop everything at once or nothing ever).
+
+    Examples
+    --------
+    >>> as_time_limit(2), as_time_limit(float("inf")), as_time_limit(None)
+    (2.0, None, None)
+    >>> as_time_limit(float("nan"))
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a time limit is a positive number of seconds, got nan
+    """
+    if seconds is None:
+        return None
+    value = float(seconds) if isinstance(seconds, numbers.Real) else math.nan
+    if isinstance(seconds, bool) or not value > 0:
+        raise InvalidInput(f"a time limit is a positive number of seconds, got {seconds!r}")
+    return None if math.isinf(value) else value
 
 
 def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from msanalysis.board import Board
-from msanalysis.errors import InvalidInput, TimeLimitReached
+from msanalysis.errors import InvalidInput, TimeLimitReached, as_time_limit
 from msanalysis.reconstruction import (
     RULES,
     UNKNOWN,
@@ -352,6 +352,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         raise InvalidInput(f"check must be 'cpsat' or 'sat', got {check!r}")
     if time_limit is not None and time_limit <= 0:
         raise InvalidInput(f"time_limit must be positive, got {time_limit!r}")
+    time_limit = as_time_limit(time_limit)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     if seed is None:
         seed = secrets.randbits(32)

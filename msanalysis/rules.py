@@ -21,16 +21,18 @@ from __future__ import annotations
 
 import random
 from enum import StrEnum
+from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, check_size
+from msanalysis.board import Board, Cell, as_cell, as_int, check_size
 from msanalysis.errors import InvalidInput
 
 __all__ = [
     "DIFFICULTIES",
     "RULES",
     "FirstClick",
+    "as_seed",
     "board_size",
     "default_first_click",
     "generate",
@@ -71,6 +73,29 @@ RULES = tuple(rule.value for rule in FirstClick)
 """The names of the first-click rules."""
 
 
+def as_seed(seed: Any) -> int | None:
+    """``seed`` checked: None (draw afresh) or a whole number from 0 up.
+
+    Python's random generator would take -5 for 5, and so repeat games in a run of seeds on
+    both sides of 0; numpy's refuses it. A numpy integer is as good as an int.
+
+    Examples
+    --------
+    >>> as_seed(np.int64(7)), as_seed(None)
+    (7, None)
+    >>> as_seed(-5)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a seed is a whole number from 0 up, got -5
+    """
+    if seed is None:
+        return None
+    seed = as_int(seed, "a seed")
+    if seed < 0:
+        raise InvalidInput(f"a seed is a whole number from 0 up, got {seed}")
+    return seed
+
+
 def board_size(difficulty: str | None = None, *, width: int | None = None,
                height: int | None = None, mines: int | None = None) -> tuple[int, int, int]:
     """Resolve a difficulty name and explicit sizes into ``(width, height, mines)``.
@@ -95,9 +120,10 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
     if width is None or height is None or mines is None:
         raise InvalidInput("give a difficulty, or all of width, height and mines")
     check_size(width, height)
+    mines = as_int(mines, "the mine count")
     if mines < 0:
         raise InvalidInput(f"the mine count cannot be negative, got {mines}")
-    return width, height, mines
+    return as_int(width, "a board's width"), as_int(height, "a board's height"), mines
 
 
 def default_first_click(rules: str, *, width: int | None = None,
@@ -196,7 +222,7 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
     cells = width * height
     if first_click is not None:
         first_click = as_cell(first_click, height, width)
-    rng = random.Random(seed)
+    rng = random.Random(as_seed(seed))
 
     if rule in (FirstClick.UNSAFE, FirstClick.WINDOWS_XP):
         if mines > cells:

@@ -121,8 +121,10 @@ class _Clock:
 
     def __enter__(self) -> _Clock:
         if self.deadline is not None:
-            self._timer = threading.Timer(max(0.0, self.deadline - time.perf_counter()),
-                                          self._ring)
+            # Capped: a timer cannot wait past threading.TIMEOUT_MAX (and an infinite deadline
+            # never comes).
+            wait = min(max(0.0, self.deadline - time.perf_counter()), threading.TIMEOUT_MAX)
+            self._timer = threading.Timer(wait, self._ring)
             self._timer.daemon = True
             self._timer.start()
         return self

@@ -29,6 +29,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    as_time_limit,
 )
 from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
@@ -316,6 +317,7 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     >>> a.solutions, sorted(a.forced_mines)
     (1, [(0, 0), (0, 2)])
     """
+    time_limit = as_time_limit(time_limit)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
     constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     if deadline is None and not forced_only:

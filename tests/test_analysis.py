@@ -215,3 +215,14 @@ def test_a_probability_is_asked_of_a_hidden_cell_on_the_board(whole, cell, messa
 def test_analyze_says_what_it_takes():
     with pytest.raises(WrongType, match="analyze takes a Position, got a Board"):
         analyze(Board.from_text("*."))
+
+
+@pytest.mark.parametrize("limit", [float("nan"), -1, 0, "5", True])
+def test_a_time_limit_is_a_positive_number_of_seconds(limit):
+    with pytest.raises(InvalidInput, match="a time limit is a positive number of seconds"):
+        analyze(Position.from_text("mines: 1\n??\n11"), time_limit=limit)
+
+
+def test_an_infinite_time_limit_is_no_limit():
+    position = Position.from_text("mines: 2\n????\n121?\n...?")
+    assert analyze(position, time_limit=float("inf")).solutions == analyze(position).solutions

@@ -1,12 +1,15 @@
 """Winning without a guess, checked against logic by brute-force enumeration."""
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from msanalysis.board import Board
 from msanalysis.cli import app
+from msanalysis.errors import IllegalMove, InvalidInput, WrongType
 from msanalysis.game import Game
 from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
+from msanalysis.position import Position
 from reference import enumerate_layouts
 
 
@@ -344,3 +347,14 @@ def test_a_first_click_that_opens_millions_of_cells_looks_at_the_clock(monkeypat
     assert len(looks) == 1  # cascades of fewer cells than that never look
     monkeypatch.undo()
     assert solve_without_guessing(board, (0, 0), deadline=None).solvable
+
+
+def test_solve_without_guessing_checks_its_arguments_first():
+    board = Board.from_text("*..\n...\n...")
+    with pytest.raises(InvalidInput, match="unknown"):
+        solve_without_guessing(board, (2, 2), rules="bogus")  # also on a small board
+    with pytest.raises(WrongType, match="solve_without_guessing takes a Board"):
+        solve_without_guessing(Position.from_text("mines: 1\n??"), (0, 0))
+    with pytest.raises(IllegalMove, match=r"cell \(-1, 2\) is off the 3x3 board"):
+        solve_without_guessing(board, (-1, 2))
+    assert solve_without_guessing(board, [np.int64(2), 2]).solvable

@@ -513,3 +513,14 @@ def test_cells_of_a_number_grid_are_pairs_on_the_grid():
     with pytest.raises(InvalidInput, match=r"cell \(-1, -1\) is off"):
         grid[-1, -1]
     assert grid.with_unknown([[np.int64(1), 1]]).to_text() == "11\n1?"
+
+
+def test_counting_every_layout_has_a_bound(monkeypatch):
+    import msanalysis.reconstruction as module
+
+    grid = "?????\n?????\n??2??\n?????\n?????"  # one part: the 3x3 block around the 2
+    assert reconstruct(grid, rule="mosaic", limit=None).count == 36 * 2 ** 16
+    monkeypatch.setattr(module, "MAX_LISTED", 20)
+    with pytest.raises(AnalysisTooHard, match="more than 20 layouts in one part of the grid"):
+        reconstruct(grid, rule="mosaic", limit=None)
+    assert reconstruct(grid, rule="mosaic", limit=1000).count >= 1000

@@ -1,8 +1,10 @@
 """Layout generation for each first-click rule, seeds 001 and 002."""
 
+import numpy as np
 import pytest
 
 from msanalysis.board import Board
+from msanalysis.errors import InvalidInput
 from msanalysis.rules import DIFFICULTIES, board_size, generate, windows_xp_move
 
 
@@ -107,3 +109,17 @@ def test_windows_xp_generation_returns_the_board_in_play():
     for seed in range(200):
         board = generate(9, 9, 10, rules="windows-xp", first_click=(4, 4), seed=seed)
         assert not board.is_mine((4, 4)) and board.mine_count == 10
+
+
+def test_seeds_are_whole_numbers_from_0_up():
+    # Python's random generator takes -5 for 5: a negative seed would repeat a positive one.
+    with pytest.raises(InvalidInput, match="a seed is a whole number from 0 up, got -5"):
+        generate(9, 9, 10, first_click=(0, 0), seed=-5)
+    with pytest.raises(InvalidInput, match="a seed must be a whole number"):
+        generate(9, 9, 10, first_click=(0, 0), seed=1.5)
+    assert generate(9, 9, 10, first_click=(0, 0), seed=np.int64(5)) == \
+        generate(9, 9, 10, first_click=(0, 0), seed=5)
+    with pytest.raises(InvalidInput, match="the mine count must be a whole number"):
+        generate(9, 9, 10.0, first_click=(0, 0), seed=1)
+    with pytest.raises(InvalidInput, match="a board's width must be a whole number"):
+        generate(9.0, 9, 10, first_click=(0, 0), seed=1)

@@ -20,14 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msanalysis.board import Cell
-from msanalysis.errors import InvalidInput
+from msanalysis.board import Cell, as_int
+from msanalysis.errors import InvalidInput, as_time_limit
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.replay import ReplayRecorder, save_replay
-from msanalysis.rules import DIFFICULTIES, board_size, default_first_click
+from msanalysis.rules import DIFFICULTIES, as_seed, board_size, default_first_click
 
 if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
     from distributed import Client
@@ -236,10 +236,14 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     >>> [r.seed for r in results]
     [10, 11, 12]
     """
+    games = as_int(games, "the number of games")
     if games < 0:
         raise InvalidInput(f"the number of games cannot be negative, got {games}")
+    first = as_seed(seed)
+    if first is None:
+        raise InvalidInput("games are played from a seed: give the first game's")
     check_jobs(jobs)
-    seeds = range(seed, seed + games)
+    seeds = range(first, first + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk, replays)
         return
@@ -492,6 +496,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     O(games) games; each worker holds only a few seeds at a time.
     """
     spec.check()
+    time_limit = as_time_limit(time_limit)
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -535,7 +540,11 @@ def _timer(seconds: float | None) -> Iterator[None]:
         raise _TimeUp
 
     previous = signal.signal(signal.SIGALRM, time_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # Then again every quarter second: an exception raised while Python runs a finalizer or a
+    # garbage collector's callback is printed and lost, and the next one stops the run. (Any
+    # later one is raised inside bench's try too, until the timer is cleared below.) Past a
+    # timeval's range a limit is never reached.
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, 1e9), 0.25)
     try:
         yield
     finally:

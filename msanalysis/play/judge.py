@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached, as_time_limit
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
 from msanalysis.obvious import obvious_cells
@@ -423,6 +423,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
+    time_limit = as_time_limit(time_limit)
     deadline = None if time_limit is None else time.perf_counter() + time_limit
 
     def stop(where: str) -> TimeLimitReached:

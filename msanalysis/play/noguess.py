@@ -23,10 +23,16 @@ from typing import Any
 import numpy as np
 
 from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
-from msanalysis.board import Board, Cell
-from msanalysis.errors import AnalysisTooHard, InvalidInput, TimeLimitReached
+from msanalysis.board import Board, Cell, as_cell, as_int
+from msanalysis.errors import (
+    AnalysisTooHard,
+    IllegalMove,
+    InvalidInput,
+    TimeLimitReached,
+    check_type,
+)
 from msanalysis.position import HIDDEN, Position
-from msanalysis.rules import FirstClick, windows_xp_move
+from msanalysis.rules import FirstClick, as_seed, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
@@ -176,16 +182,16 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     tracker's would; logic stops as soon as no reasoning allowed proves anything. A lost
     first click (``unsafe`` rules) is played by a tracker.
     """
+    check_type(board, Board, "solve_without_guessing", "a layout: Board.from_text reads one")
+    rule = FirstClick.parse(rules)
+    first_click = as_cell(first_click, board.height, board.width, error=IllegalMove)
     top = MINE_COUNT if use_mine_count else COMPONENT
-    row, col = first_click
-    if 0 <= row < board.height and 0 <= col < board.width:
-        if board.is_mine(first_click) and FirstClick.parse(rules) is FirstClick.WINDOWS_XP:
-            board = windows_xp_move(board, first_click)
-        if not board.is_mine(first_click) and board.height * board.width <= _BIT_BOARD_CELLS:
-            return _result(board, first_click, play_by_logic(board, first_click, top),
-                           rules, top)
+    if board.is_mine(first_click) and rule is FirstClick.WINDOWS_XP:
+        board = windows_xp_move(board, first_click)
+    if not board.is_mine(first_click) and board.height * board.width <= _BIT_BOARD_CELLS:
+        return _result(board, first_click, play_by_logic(board, first_click, top), rules, top)
     tracker = Tracker(board, rules=rules, deadline=deadline)  # it looks at it in cascades
-    tracker.reveal(first_click)  # off the board: the tracker's error
+    tracker.reveal(first_click)
     return _solve(tracker, top, deadline)
 
 
@@ -315,10 +321,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         raise InvalidInput(f"unknown grade {grade!r}; grades are 1 to 4")
     if grade == MINE_COUNT and not use_mine_count:
         raise InvalidInput("grade 4 is the mine count, which use_mine_count=False leaves out")
+    attempts = as_int(attempts, "attempts")
     if attempts < 1:
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     top = MINE_COUNT if use_mine_count else COMPONENT
-    draw = _SafeOpening(width, height, mines, first_click, random.Random(seed))
+    draw = _SafeOpening(width, height, mines, first_click, random.Random(as_seed(seed)))
     bits = width * height <= _BIT_BOARD_CELLS
     play: LogicPlay | NoGuessResult
 
