@@ -161,6 +161,7 @@ class Explorer(anywidget.AnyWidget):
         self.analyser = analyser or (lambda position, ignore_flags: analyse(
             position, ignore_flags=ignore_flags))
         self._game: Game | None = None
+        self._shown_changes = -1  # the changes of the game shown (see _catch_up)
         self._position = Position([[HIDDEN]])
         self._replay_source: Replay | None = None
         self._judged: ReplayAnalysis | None = None
@@ -186,12 +187,22 @@ class Explorer(anywidget.AnyWidget):
     @property
     def position(self) -> Position:
         """The position shown now."""
+        self._catch_up()
         return self._position
 
     @property
     def game(self) -> Game | None:
-        """The game being played, or None for a bare position (after an edit, for instance)."""
+        """The game being played, or None for a bare position (after an edit, for instance).
+
+        Moves are best made through the explorer (:meth:`reveal`, :meth:`flag`...); one made on
+        the game itself is shown at the next look at :attr:`position` or :attr:`analysis`.
+        """
         return self._game
+
+    def _catch_up(self) -> None:
+        """Show the game again when it was moved directly, not through the explorer."""
+        if self._game is not None and self._game.changes != self._shown_changes:
+            self._after_move()
 
     @property
     def replay(self) -> Replay | None:
@@ -206,6 +217,7 @@ class Explorer(anywidget.AnyWidget):
     @property
     def analysis(self) -> Analysis | None:
         """The analysis of the position shown; None when the position is inconsistent."""
+        self._catch_up()
         return self._analysis
 
     @property
@@ -478,6 +490,7 @@ class Explorer(anywidget.AnyWidget):
     def _show(self, position: Position, *, full: bool = False) -> None:
         """Analyse ``position`` and send what changed (everything when ``full``)."""
         self._position = position
+        self._shown_changes = -1 if self._game is None else self._game.changes
         ignore_flags = self.mode == "replay" or self._replay_source is not None
         self._analysis, self._inconsistency = None, None
         stopped = None

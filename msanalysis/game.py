@@ -56,6 +56,15 @@ class Game:
         Only ``windows-xp`` changes the game itself: its first click moves a mine away. The other
         rules are properties of how the layout was generated for the first click.
 
+    Attributes
+    ----------
+    clicks : int
+        Reveals and chords that opened something.
+    changes : int
+        Moves that changed the game (flags too): what a
+        :class:`~msanalysis.tracker.Tracker` following the game compares, to notice moves made
+        on the game directly.
+
     Examples
     --------
     >>> game = Game(Board.from_text("....\\n....\\n...*"))
@@ -76,6 +85,7 @@ class Game:
         self.rules = FirstClick.parse(rules)
         self.status = PLAYING
         self.clicks = 0
+        self.changes = 0
         self._exploded: Cell | None = None
         height, width = board.height, board.width
         self._stride = width + 2
@@ -151,6 +161,7 @@ class Game:
         if self.clicks == 0 and self.rules is FirstClick.WINDOWS_XP and self._mines[index]:
             self._set_board(windows_xp_move(self.board, cell))
         self.clicks += 1
+        self.changes += 1
         if self._mines[index]:
             self._lose(index)
             return [cell]
@@ -240,6 +251,7 @@ class Game:
         if targets.size == 0:
             return []
         self.clicks += 1
+        self.changes += 1
         mines = targets[self._mines[targets]]
         if mines.size:
             self._lose(int(mines[0]))
@@ -261,13 +273,17 @@ class Game:
         self._require_playing()
         if self._revealed[index]:
             raise IllegalMove(f"cell {cell} is revealed and cannot be flagged")
-        self._flagged[index] = True
+        if not self._flagged_bytes[index]:
+            self._flagged[index] = True
+            self.changes += 1
 
     def unflag(self, cell: Cell) -> None:
         """Remove the flag from ``cell`` (nothing happens if it has none)."""
         index = self._index(cell)
         self._require_playing()
-        self._flagged[index] = False
+        if self._flagged_bytes[index]:
+            self._flagged[index] = False
+            self.changes += 1
 
     # -- views ----------------------------------------------------------------------------------
     @property

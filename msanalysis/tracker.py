@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, cell_table, neighbour_counts
+from msanalysis.board import Board, Cell, as_cell, as_int, cell_table, check_size, neighbour_counts
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import (
     ComponentCount,
@@ -164,6 +164,7 @@ class Tracker:
     """
 
     _game: Game | None
+    _seen = 0  # the changes of the game followed that the tracker has taken in
     _board: Board | None
     _truth: list[bool]
     _numbers: list[int]
@@ -213,7 +214,18 @@ class Tracker:
         tracker._setup(board.height, board.width, board.mine_count)
         tracker._set_board(board)
         tracker._load(game.position())
+        tracker._seen = game.changes
         return tracker
+
+    def _follow(self) -> None:
+        """Catch up with the game followed when it was moved directly, not through the tracker
+        (its deductions are made again from the position)."""
+        game = self._game
+        if game is not None and game.changes != self._seen:
+            if game.board is not self._board:  # windows-xp moved a mine
+                self._set_board(game.board)
+            self._load(game.position())
+            self._seen = game.changes
 
     @classmethod
     def dealt(cls, height: int, width: int, mines: list[int]) -> Tracker:
@@ -226,6 +238,14 @@ class Tracker:
         >>> Tracker.dealt(2, 3, [2]).board.to_text()
         '..*\\n...'
         """
+        check_size(width, height)
+        mines = [as_int(k, "a mine's cell number") for k in mines]
+        outside = [k for k in mines if not 0 <= k < height * width]
+        if outside:
+            raise InvalidInput(f"mines are numbered 0 to {height * width - 1} on a {width}x"
+                               f"{height} board, got {outside[0]}")
+        if len(set(mines)) != len(mines):
+            raise InvalidInput("two mines are dealt to one cell")
         tracker = cls.__new__(cls)
         tracker._game = None
         tracker.rules = FirstClick.SAFE_OPENING
@@ -294,6 +314,7 @@ class Tracker:
     @property
     def board(self) -> Board:
         """The layout played (after :meth:`perturb`, with the mines where they are now)."""
+        self._require_layout()
         if self._board is None:
             w2 = self._w2
             truth = self._truth
@@ -516,6 +537,11 @@ class Tracker:
         """``'playing'``, ``'won'`` or ``'lost'``."""
         return self._game.status if self._game is not None else self._status
 
+    def _require_layout(self) -> None:
+        if not self._knows_layout:
+            raise IllegalMove("this tracker was made from a position alone: it has no layout "
+                              "to play (Tracker(board) plays one)")
+
     def _require_playing(self) -> None:
         if self.status != GameStatus.PLAYING:
             raise IllegalMove(f"the game is over ({self.status})")
@@ -531,13 +557,16 @@ class Tracker:
         """
         i = self._index(cell)
         if self._game is not None:
+            self._follow()
             game = self._game
             first = game.clicks == 0
             opened = game.reveal(cell)
             if first and game.board is not self._board:  # windows-xp moved a mine
                 self._set_board(game.board)
             self._apply(opened)
+            self._seen = game.changes
             return opened
+        self._require_layout()
         self._require_playing()
         state = self._state[i]
         if state >= 0 or state == FLAG:
@@ -553,6 +582,8 @@ class Tracker:
     def reveal_safe(self) -> int:
         """Reveal every hidden cell proven safe so far; returns how many cells were revealed,
         cascades included (0 when the game is over or no cell is proven safe)."""
+        self._follow()
+        self._require_layout()
         if self.status != GameStatus.PLAYING:
             return 0
         state, fact = self._state, self._fact
@@ -649,15 +680,13 @@ class Tracker:
         """Put a flag on a hidden cell (see :meth:`msanalysis.game.Game.flag`)."""
         i = self._index(cell)
         if self._game is not None:
+            self._follow()
             self._game.flag(cell)
+            self._seen = self._game.changes
         else:
             self._require_playing()
             if self._state[i] >= 0:
                 raise IllegalMove(f"cell {cell} is revealed and cannot be flagged")
-            if self._state[i] == FLAG:
-                return
-            if self.flags_placed >= self.total_mines:
-                raise IllegalMove(f"all {self.total_mines} flags are already placed")
         if self._state[i] != HIDDEN:
             return
         self._changed()
@@ -681,7 +710,9 @@ class Tracker:
         """Take the flag off ``cell``; what was deduced with it is deduced again."""
         i = self._index(cell)
         if self._game is not None:
+            self._follow()
             self._game.unflag(cell)
+            self._seen = self._game.changes
         else:
             self._require_playing()
         if self._state[i] != FLAG:
@@ -695,9 +726,12 @@ class Tracker:
         :meth:`msanalysis.game.Game.chord`)."""
         i = self._index(cell)
         if self._game is not None:
+            self._follow()
             opened = self._game.chord(cell)
             self._apply(opened)
+            self._seen = self._game.changes
             return opened
+        self._require_layout()
         self._require_playing()
         state = self._state
         if state[i] < 0:
@@ -717,6 +751,7 @@ class Tracker:
 
     @property
     def flags_placed(self) -> int:
+        self._follow()
         return sum(s == FLAG for s in self._state)
 
     @property
@@ -734,19 +769,22 @@ class Tracker:
     @property
     def position(self) -> Position:
         """What the player sees now (after a loss every unflagged mine is shown)."""
+        self._follow()
         if self._position is None:
             if self._game is not None:
                 self._position = self._game.position()
-            elif self._status == GameStatus.LOST:
+            elif self._status == GameStatus.LOST and self._knows_layout:
                 self._position = self._lost_position()
             else:
                 self._position = Position(self._grid(), self.total_mines)
         return self._position
 
     def is_revealed(self, cell: Cell) -> bool:
+        self._follow()
         return self._state[self._index(cell)] >= 0
 
     def is_flagged(self, cell: Cell) -> bool:
+        self._follow()
         return self._state[self._index(cell)] == FLAG
 
     @property
@@ -784,6 +822,7 @@ class Tracker:
     # -- deduction ------------------------------------------------------------------------------
     def settle(self) -> None:
         """Make every deduction the position allows, of every grade (see :meth:`step`)."""
+        self._follow()
         if self._settled:
             return
         while self._advance(MINE_COUNT)[0]:
@@ -816,6 +855,9 @@ class Tracker:
         InconsistentPosition
             When no layout fits the position.
         """
+        if max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT) or isinstance(max_grade, bool):
+            raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
+        self._follow()
         grade, found = self._advance(max_grade, reveal)
         if not grade:
             return None
@@ -828,6 +870,8 @@ class Tracker:
         """:meth:`step` without the :class:`Step`: the grade (0 for none) and the cells."""
         if reveal and self._game is not None:
             raise IllegalMove("a tracker that follows a game reveals through the game")
+        if reveal:
+            self._require_layout()
         self._reveal_now = reveal and self.status == GameStatus.PLAYING
         try:
             found = self._reason(max_grade)
@@ -1182,6 +1226,7 @@ class Tracker:
         """
         if self._game is not None:
             raise IllegalMove("a tracker that follows a game cannot move its mines")
+        self._require_layout()
         state, fact, opened, truth = self._state, self._fact, self._open, self._truth
         ignore = self.ignore_flags
         clues = [i for i, s in enumerate(state) if s >= 0 and opened[i] > 0]

@@ -298,3 +298,13 @@ def test_the_front_end_ships_beside_the_module():
 
     assert "export default" in str(module.Explorer._esm)
     assert ".mse-cell" in str(module.Explorer._css)
+
+
+def test_a_move_made_on_the_game_itself_is_shown():
+    explorer = Explorer(Game.started(9, 9, 10, first_click=(0, 0), seed=4))
+    game = explorer.game
+    revision = explorer.revision
+    cell = next(c for c in sorted(game.position().hidden) if not game.board.is_mine(c))
+    game.reveal(cell)
+    assert explorer.position == game.position() and explorer.revision > revision
+    assert explorer.analysis.position == game.position()

@@ -7,9 +7,9 @@ import pytest
 
 from msanalysis.analysis import analyze_constraints as analyze
 from msanalysis.board import Board
-from msanalysis.errors import IllegalMove, InconsistentPosition
+from msanalysis.errors import IllegalMove, InconsistentPosition, InvalidInput
 from msanalysis.game import Game
-from msanalysis.position import HIDDEN
+from msanalysis.position import HIDDEN, Position
 from msanalysis.rules import generate
 from msanalysis.tracker import COMPONENT, MINE_COUNT, PAIR, SINGLE, Tracker
 from reference import enumerate_layouts
@@ -215,3 +215,61 @@ def test_whole_counts_come_from_the_tracker():
             tracker.reveal(rng.choice([c for c in sorted(tracker.position.hidden)
                                        if not board.is_mine(c)]))
     assert made > 100 and merged > 0
+
+
+def test_a_tracker_catches_up_with_moves_made_on_its_game():
+    # Moves made on the game directly, not through the tracker: the tracker notices and reads
+    # the position again, so that it agrees with an analysis from scratch after every move.
+    game = Game.started(16, 16, 40, first_click=(0, 0), seed=3)
+    tracker = Tracker.from_game(game)
+    rng = random.Random(3)
+    for _ in range(12):
+        hidden = sorted(game.position().hidden)
+        safe = [cell for cell in hidden if not game.board.is_mine(cell)]
+        if not safe or game.status != "playing":
+            break
+        cell = rng.choice(safe)
+        if rng.random() < 0.3:
+            game.flag(rng.choice(hidden))
+        else:
+            game.reveal(cell)
+        assert tracker.position == game.position()
+        assert tracker.forced == (analyze(game.position()).forced_safe,
+                                  analyze(game.position()).forced_mines)
+    tracker.reveal_safe()  # and moves through it go on from there
+    assert tracker.position == game.position()
+
+
+def test_a_tracker_plays_like_its_game_with_flags():
+    # As in a game, more flags than mines may be placed; the analysis then says a flag is wrong.
+    tracker = Tracker(Board.from_text("*.\n.*\n.."), first_click=(2, 0))
+    for cell in [(0, 0), (0, 1), (1, 1)]:
+        tracker.flag(cell)
+    assert tracker.flags_placed == 3
+    with pytest.raises(InconsistentPosition, match="the flags outnumber the mines"):
+        _ = tracker.analysis
+
+
+def test_a_tracker_without_a_layout_says_it_cannot_play():
+    tracker = Tracker.from_position(Position.from_text("mines: 1\n??\n11"))
+    for play in (lambda: tracker.reveal((0, 0)), lambda: tracker.board,
+                 tracker.reveal_safe, lambda: tracker.step(reveal=True)):
+        with pytest.raises(IllegalMove, match="from a position alone"):
+            play()
+
+
+@pytest.mark.parametrize("mines, message", [
+    ([-1], r"numbered 0 to 8 on a 3x3 board, got -1"),
+    ([9], "got 9"),
+    ([2, 2], "two mines are dealt to one cell"),
+    ([1.5], "must be a whole number"),
+])
+def test_a_dealt_layout_is_checked(mines, message):
+    with pytest.raises(InvalidInput, match=message):
+        Tracker.dealt(3, 3, mines)
+
+
+@pytest.mark.parametrize("grade", [0, -1, 5, "3"])
+def test_a_step_takes_a_grade_from_1_to_4(grade):
+    with pytest.raises(InvalidInput, match="max_grade is a grade from 1 to 4"):
+        Tracker(Board.from_text("*.\n.."), first_click=(1, 1)).step(grade)
