@@ -32,8 +32,11 @@ Our format, one JSON object a line (UTF-8):
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
+import numbers
+import operator
 import subprocess
 import sys
 import tempfile
@@ -48,7 +51,7 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from msanalysis.board import Board, Cell
-from msanalysis.errors import InvalidInput, ParseError, printable
+from msanalysis.errors import InvalidInput, ParseError, check_type, printable
 from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
@@ -133,9 +136,16 @@ class Action:
         except ValueError:
             raise InvalidInput(f"unknown action {self.kind!r}; expected one of "
                              f"{', '.join(k.value for k in ActionKind)}") from None
-        row, col = self.cell
+        try:
+            row, col = self.cell
+            cell = (operator.index(row), operator.index(col))
+        except (TypeError, ValueError):
+            raise InvalidInput(f"a cell is a pair of whole numbers (row, col), got "
+                               f"{self.cell!r}") from None
+        if isinstance(self.time, bool) or not isinstance(self.time, numbers.Real):
+            raise InvalidInput(f"an action's time is a number of seconds, got {self.time!r}")
         object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "cell", (int(row), int(col)))
+        object.__setattr__(self, "cell", cell)
         object.__setattr__(self, "time", float(self.time))
 
 
@@ -184,13 +194,34 @@ class Replay:
         object.__setattr__(self, "actions", actions)
         if self.rules is not None and self.rules not in RULES:
             raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
+        # What load_replay refuses in a file is refused here too, so that every replay made
+        # can be saved and read back.
+        check_type(self.board, Board, "a replay", "the layout played")
+        previous = 0.0
         for number, action in enumerate(actions):
             row, col = action.cell
             if not (0 <= row < self.height and 0 <= col < self.width):
                 raise InvalidInput(f"action {number} ({action.kind} at {action.cell}) is off the "
                                  f"{self.width}x{self.height} board")
-            if not math.isfinite(action.time):
-                raise InvalidInput(f"action {number} has no finite time ({action.time})")
+            if not (math.isfinite(action.time) and action.time >= previous):
+                raise InvalidInput(f"action {number} has time {action.time}: times are finite "
+                                   f"seconds from 0 up, in the order of the actions")
+            previous = action.time
+        click = self.first_click
+        if self.rules not in (None, "unsafe") and click is not None and self.board.is_mine(click):
+            raise InvalidInput(f"the first click {click} is on a mine, which the rules "
+                               f"({self.rules}) do not allow")
+        for name in ("player", "program", "source"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):
+                raise InvalidInput(f"a replay's {name} is a string, got {value!r}")
+        if self.date is not None and not isinstance(self.date, datetime):
+            raise InvalidInput(f"a replay's date is a datetime, got {self.date!r}")
+        if self.seconds is not None and (
+                isinstance(self.seconds, bool) or not isinstance(self.seconds, numbers.Real)
+                or not 0 <= self.seconds < math.inf):
+            raise InvalidInput(f"a replay's seconds are a finite number from 0 up, got "
+                               f"{self.seconds!r}")
 
     # -- facts ----------------------------------------------------------------------------------
     @property
@@ -607,16 +638,21 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
         # Metasweeper writes its version as "元3.1.9" (元扫雷 is its Chinese name).
         program = f"{program} {software.removeprefix('元')}"
     seconds = data["seconds"]
-    replay = Replay(board, tuple(actions), rules=_toollib_rules(data["mode"]), player=player,
-                    program=program, date=date,
-                    seconds=float(seconds) if math.isfinite(seconds) and seconds > 0 else None,
-                    source=source)
-    for (index, action, game, _), recorded in zip(replay.steps(), boards):
-        mismatch = _mismatch(game, recorded)
-        if mismatch is not None:
-            raise fail(f"the layout contradicts the recorded clicks: after action {index} "
-                       f"({action.kind} at {action.cell}, {action.time:g} s) {mismatch}")
-    return replay
+    try:
+        # The rules come last: a layout that contradicts the clicks is the better message.
+        replay = Replay(board, tuple(actions), player=player, program=program, date=date,
+                        seconds=float(seconds) if math.isfinite(seconds) and seconds > 0
+                        else None, source=source)
+        for (index, action, game, _), recorded in zip(replay.steps(), boards):
+            mismatch = _mismatch(game, recorded)
+            if mismatch is not None:
+                raise fail(f"the layout contradicts the recorded clicks: after action {index} "
+                           f"({action.kind} at {action.cell}, {action.time:g} s) {mismatch}")
+        return dataclasses.replace(replay, rules=_toollib_rules(data["mode"]))
+    except ReplayError:
+        raise
+    except ValueError as error:
+        raise fail(str(error)) from None
 
 
 def _mismatch(game: Game, recorded: np.ndarray) -> str | None:

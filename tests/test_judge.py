@@ -378,7 +378,8 @@ def test_judging_keeps_its_time_limit_inside_an_analysis():
     with pytest.raises(TimeLimitReached) as stopped:
         analyze_replay(replay, time_limit=0.5)
     assert str(stopped.value) == "judging stopped at the time limit (0.5 s) at action 2 of 2"
-    assert "exact counting would run past the time limit" in str(stopped.value.__cause__)
+    # (The count is refused at once; on a loaded machine SAT may already have run out.)
+    assert isinstance(stopped.value.__cause__, TimeLimitReached)
 
 
 def test_a_replay_judged_in_time_is_judged_whole():

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from msanalysis.board import Board
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.play.judge import record_autoplay
 from msanalysis.position import FLAG, HIDDEN
@@ -528,3 +529,34 @@ def test_the_large_replay_in_the_repository():
     assert (replay.width, replay.height, replay.mines) == (60, 36, 540)
     assert replay.board.bbbv == 1018 and replay.play().status == "won"
     assert replay.player == "safest" and replay.rules == "safe-opening"
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"seconds": -3}, "seconds are a finite number from 0 up, got -3"),
+    ({"seconds": float("nan")}, "seconds are a finite number from 0 up"),
+    ({"player": 5}, "a replay's player is a string, got 5"),
+    ({"date": "2020-01-01"}, "a replay's date is a datetime"),
+    ({"actions": (Action("reveal", (1, 2), 1.0), Action("flag", (0, 0), 0.5))},
+     "action 1 has time 0.5: times are finite seconds from 0 up, in the order of the actions"),
+    ({"actions": (Action("reveal", (1, 2), -1.0),)}, "action 0 has time -1.0"),
+    ({"actions": (Action("reveal", (0, 0), 0.0),)},
+     r"the first click \(0, 0\) is on a mine, which the rules \(safe-cell\) do not allow"),
+    ({"board": "*..\n..."}, "a replay takes a Board, got a str"),
+])
+def test_a_replay_made_in_a_program_is_checked_as_one_read_from_a_file(change, message):
+    # Whatever load_replay refuses in a file, Replay refuses when made: what is made can be
+    # saved and read back.
+    fields = {"board": Board.from_text("*..\n..."), "rules": "safe-cell",
+              "actions": (Action("reveal", (1, 2), 0.0),)}
+    with pytest.raises(InvalidInput, match=message):
+        Replay(**(fields | change))
+
+
+def test_a_replay_made_in_a_program_is_read_back_the_same(tmp_path):
+    replay = Replay(Board.from_text("*..\n..."), (Action("reveal", (1, 2), 0.0),
+                                                  Action("flag", (np.int64(0), 0), 0.5)),
+                    rules="safe-cell", player="Ann", seconds=1.0)
+    save_replay(replay, tmp_path / "a.msreplay.jsonl")
+    assert load_replay(tmp_path / "a.msreplay.jsonl") == replay
+    with pytest.raises(InvalidInput, match="a cell is a pair of whole numbers"):
+        Action("reveal", (1.7, 0.2))

@@ -11,6 +11,7 @@ import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.board import neighbours
+from msanalysis.errors import InvalidInput
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, Strategy, autoplay
 from msanalysis.play.best import BestStrategy
@@ -418,3 +419,16 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
         assert found == plain(parts, sea, remaining)
         outcomes.add(found)
     assert outcomes == {True, False}
+
+
+@pytest.mark.parametrize("option, message", [
+    ({"margin": -1}, "margin is a number from 0 to 1, got -1"),
+    ({"margin": float("nan")}, "margin is a number from 0 to 1, got nan"),
+    ({"blend": "x"}, "blend is a number from 0 to 1"),
+    ({"candidates": 0}, "candidates is a whole number from 1 up, got 0"),
+    ({"endgame_layouts": 2.5}, "endgame_layouts must be a whole number"),
+])
+def test_best_refuses_options_it_cannot_play_with(option, message):
+    # (A negative margin used to play into an assertion error at the first guess.)
+    with pytest.raises(InvalidInput, match=message):
+        make_strategy("best", **option)

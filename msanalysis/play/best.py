@@ -8,6 +8,8 @@ otherwise weighs the nearly-safest cells by an exact look two guesses ahead
 
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -15,8 +17,8 @@ from typing import Any, overload
 
 import numpy as np
 
-from msanalysis.board import Cell
-from msanalysis.errors import AnalysisTooHard
+from msanalysis.board import Cell, as_int
+from msanalysis.errors import AnalysisTooHard, InvalidInput
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
 from msanalysis.play.endgame import TIE, Endgame
@@ -159,6 +161,11 @@ class BestStrategy(ForcedFirst):
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True,
                  blend: float = 0.25, quick_look: bool = True, book: str | None = None) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
+        margin, blend = _share(margin, "margin"), _share(blend, "blend")
+        candidates = _count(candidates, "candidates", 1)
+        sea_candidates = _count(sea_candidates, "sea_candidates", 0)
+        endgame_layouts = _count(endgame_layouts, "endgame_layouts", 0)
+        endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1)
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -328,6 +335,22 @@ class BestStrategy(ForcedFirst):
         assert best is not None, "the safest candidate is always examined"
         _, cell, progress = best
         return cell, progress
+
+
+def _share(value: Any, name: str) -> float:
+    """An option that is a number from 0 to 1 (a probability's margin, a weight)."""
+    share = float(value) if isinstance(value, numbers.Real) else math.nan
+    if isinstance(value, bool) or not 0 <= share <= 1:
+        raise InvalidInput(f"{name} is a number from 0 to 1, got {value!r}")
+    return share
+
+
+def _count(value: Any, name: str, least: int) -> int:
+    """An option that is a whole number, at least ``least``."""
+    count = as_int(value, name)
+    if count < least:
+        raise InvalidInput(f"{name} is a whole number from {least} up, got {count}")
+    return count
 
 
 def _rank(value: float) -> float:
