@@ -21,7 +21,7 @@ import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board, neighbours
-from msanalysis.errors import TimeLimitReached
+from msanalysis.errors import TimeLimitReached, WrongType
 from msanalysis.game import Game
 from msanalysis.play.judge import Verdict, analyze_replay, from_scratch, record_autoplay
 from msanalysis.position import HIDDEN, Position
@@ -389,3 +389,8 @@ def test_a_replay_judged_in_time_is_judged_whole():
     judged = analyze_replay(replay, time_limit=600).judgements
     assert judged == analyze_replay(replay).judgements
     assert sum(j.verdict is Verdict.GUESS for j in judged) >= 2
+
+
+def test_analyze_replay_says_what_it_takes():
+    with pytest.raises(WrongType, match=r"analyze_replay takes a Replay, got a str \(load_"):
+        analyze_replay("game.mvf")

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from msanalysis.analysis import analyze
-from msanalysis.board import neighbours
-from msanalysis.errors import InvalidInput
+from msanalysis.board import Board, neighbours
+from msanalysis.errors import InvalidInput, WrongType
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, Strategy, autoplay
 from msanalysis.play.best import BestStrategy
@@ -226,8 +226,6 @@ def _best_play(position: Position) -> float:
     Every layout is a :class:`Board`; a click shows what the board's numbers and a flood fill
     of its zeros show; any covered cell may be clicked, safe or not. Independent of Endgame.
     """
-    from msanalysis.board import Board
-
     boards = all_layouts(position)
     hidden = [tuple(map(int, c)) for c in zip(*np.nonzero(position.states == -1))]
     height, width = position.shape
@@ -432,3 +430,13 @@ def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)
     with pytest.raises(InvalidInput, match=message):
         make_strategy("best", **option)
+
+
+def test_autoplay_says_what_it_takes():
+    game = Game.started(9, 9, 10, first_click=(0, 0), seed=1)
+    with pytest.raises(WrongType, match=r"got a str \(make_strategy\('best'\) makes one\)"):
+        autoplay(game, "best")
+    with pytest.raises(WrongType, match="autoplay takes a Game, got a Board"):
+        autoplay(Board.from_text("*."), make_strategy("best"))
+    with pytest.raises(InvalidInput, match="no book named 'nope'"):
+        make_strategy("best", book="nope")

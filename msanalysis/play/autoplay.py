@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from msanalysis.board import Cell
-from msanalysis.errors import InvalidInput
+from msanalysis.errors import InvalidInput, WrongType, check_type
 from msanalysis.game import Game
 from msanalysis.position import Position
 
@@ -232,6 +232,11 @@ def _follow(game: Game, strategy: Strategy,
     """
     from msanalysis.tracker import Tracker  # it loads the solvers: only when needed
 
+    check_type(game, Game, "autoplay", "Game(board), or Game.started(...)")
+    if not callable(getattr(strategy, "choose", None)):
+        hint = f" (make_strategy({strategy!r}) makes one)" if isinstance(strategy, str) else ""
+        raise WrongType(f"autoplay plays a strategy object, got a {type(strategy).__name__}"
+                        f"{hint}")
     tracker = Tracker.from_game(game)
     proven = getattr(strategy, "proven", None)
 

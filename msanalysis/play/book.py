@@ -118,7 +118,10 @@ class OpeningBook:
 
     @classmethod
     def load(cls, path: str | Path) -> OpeningBook:
-        """Read a book file."""
+        """Read a book file (a name that is neither a shipped book nor a file says both)."""
+        if not Path(path).is_file():
+            raise InvalidInput(f"no book named {str(path)!r}: the books shipped are "
+                               f"{', '.join(BOOKS)}, and no such file exists")
         return cls.from_json(read_text(path), source=str(path))
 
     @classmethod

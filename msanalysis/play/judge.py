@@ -32,7 +32,13 @@ from typing import Any, TypeVar
 import numpy as np
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, TimeLimitReached, as_time_limit
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InconsistentPosition,
+    TimeLimitReached,
+    as_time_limit,
+    check_type,
+)
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
 from msanalysis.obvious import obvious_cells
@@ -420,6 +426,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     :func:`msanalysis.obvious.obvious_cells` settles the rest), plus the counting of the exact
     probabilities at each guess; a chord opening k undecided cells adds 2**k - 1 counts.
     """
+    check_type(replay, Replay, "analyze_replay", "load_replay(path) reads one")
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
