@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, as_cell
 from msanalysis.constraints import Constraints, build, settle
 from msanalysis.errors import (
     AnalysisTooHard,
@@ -687,10 +687,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
     >>> e.verdict, e.clues, e.uses_mine_count
     ('safe', [(1, 0)], True)
     """
-    height, width = position.shape
-    row, col = cell
-    if not (0 <= row < height and 0 <= col < width):
-        raise InvalidInput(f"cell {cell} is off the {width}x{height} board")
+    cell = as_cell(cell, *position.shape)
     state = position.state(cell)
     if state >= 0:
         raise InvalidInput(f"cell {cell} is revealed (it shows {state}), not hidden")
@@ -700,6 +697,11 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
         raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
+    now = time.perf_counter()
+    if deadline is not None and deadline <= now:
+        # Most likely seconds given for a time.perf_counter() value: say which it takes.
+        raise TimeLimitReached(f"the deadline {deadline:g} had passed before {cell} was "
+                               f"explained: it is a time.perf_counter() value (now {now:.0f})")
     out_of_time = TimeLimitReached(f"the time limit ran out before {cell} was explained")
     try:
         constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)

@@ -9,7 +9,7 @@ import pytest
 
 import msanalysis.sat as sat
 from msanalysis.constraints import build
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, TimeLimitReached
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
@@ -153,3 +153,12 @@ def test_an_explanation_keeps_its_deadline():
     with pytest.raises(AnalysisTooHard, match=r"before \(0, 1\) was explained"):
         explain(position, (0, 1), deadline=0.0)
     assert explain(position, (0, 1), deadline=time.perf_counter() + 60).verdict == "safe"
+
+
+def test_a_deadline_already_past_says_what_a_deadline_is():
+    # Seconds given where a time.perf_counter() value is taken: said at once.
+    position = Position.from_text("mines: 2\n????\n121?\n...?")
+    with pytest.raises(TimeLimitReached, match=r"deadline 5 had passed .* time.perf_counter"):
+        explain(position, (0, 1), deadline=5)
+    with pytest.raises(InvalidInput, match=r"cell \(-1, 1\) is off the 4x3 board"):
+        explain(position, (-1, 1))
