@@ -165,6 +165,7 @@ class Tracker:
 
     _game: Game | None
     _seen = 0  # the changes of the game followed that the tracker has taken in
+    _contradicted = False  # a cell revealed was proven a mine (with a wrong flag's help)
     _board: Board | None
     _truth: list[bool]
     _numbers: list[int]
@@ -490,8 +491,12 @@ class Tracker:
         """Cell ``i``, unknown until now, shows ``number``: follow it as a clue."""
         state, fact, open_of, need_of = self._state, self._fact, self._open, self._need
         was = fact[i]
-        if was > 0:  # only a wrong deduction could lead here: the game says otherwise
-            raise AssertionError(f"cell {self._cell(i)} was proven a mine but shows {number}")
+        if was > 0:
+            # Proven a mine with a wrong flag's help: the game is the truth, and the position
+            # is read again once the reveal is done (see _reread).
+            state[i] = number
+            self._contradicted = True
+            return
         state[i] = number
         if was:
             fact[i] = 0
@@ -634,6 +639,7 @@ class Tracker:
             for i in queue[done:done + _CELLS_BETWEEN_LOOKS]:
                 self._revealed(i, numbers[i])
         self._safe_left -= len(queue)
+        self._reread()
         if self._safe_left == 0:
             self._status = GameStatus.WON
         self._changed()
@@ -674,7 +680,16 @@ class Tracker:
             for row, col in opened:
                 i = (row + 1) * w2 + col + 1
                 self._revealed(i, numbers[i])
+            self._reread()
         self._changed()
+
+    def _reread(self) -> None:
+        """Read the position again when a cell revealed was one a wrong flag had let the
+        deductions call a mine: they are made again from what the board shows."""
+        if self._contradicted:
+            self._contradicted = False
+            self._load(self._game.position() if self._game is not None
+                       else Position(self._grid(), self.total_mines))
 
     def flag(self, cell: Cell) -> None:
         """Put a flag on a hidden cell (see :meth:`msanalysis.game.Game.flag`)."""
@@ -1210,8 +1225,11 @@ class Tracker:
         are swapped with safe cells elsewhere (or its safe cells with mines elsewhere, whichever
         is found first), taking open cells beside revealed ones first, then the far side,
         never a cell of ``protected``. The numbers already revealed change with the mines;
-        what was proven stays true. The game is no longer the one that was dealt: check the
-        new :attr:`board` again from its first click.
+        what was proven stays true of the new layout, and stays proven, though the new numbers
+        alone may no longer force all of it: past a move, :attr:`forced` and :attr:`analysis`
+        know more than an analysis of :attr:`position` from scratch. The game is no longer the
+        one that was dealt: check the new :attr:`board` again from its first click (as
+        :func:`msanalysis.play.noguess.generate_no_guess` does).
 
         Returns
         -------
@@ -1220,13 +1238,17 @@ class Tracker:
 
         Raises
         ------
-        ValueError
+        IllegalMove
             When the tracker follows a :class:`~msanalysis.game.Game`, whose board it cannot
-            change.
+            change, has no layout, or has a wrong flag placed (what it proved with the flag's
+            help may be false).
         """
         if self._game is not None:
             raise IllegalMove("a tracker that follows a game cannot move its mines")
         self._require_layout()
+        if not self._truthful:
+            raise IllegalMove("mines are moved only while every flag is right: a flag is "
+                              "wrong")
         state, fact, opened, truth = self._state, self._fact, self._open, self._truth
         ignore = self.ignore_flags
         clues = [i for i, s in enumerate(state) if s >= 0 and opened[i] > 0]

@@ -273,3 +273,30 @@ def test_a_dealt_layout_is_checked(mines, message):
 def test_a_step_takes_a_grade_from_1_to_4(grade):
     with pytest.raises(InvalidInput, match="max_grade is a grade from 1 to 4"):
         Tracker(Board.from_text("*.\n.."), first_click=(1, 1)).step(grade)
+
+
+@pytest.mark.parametrize("follow", [False, True])
+def test_revealing_a_cell_a_wrong_flag_called_a_mine(follow):
+    # The flag on (0, 0) is wrong; with it the 1s and the count prove (0, 4) a mine. Revealing
+    # it shows the truth: the tracker reads the position again (it used to fail an assertion)
+    # and then says, as analyze does, that a flag is wrong.
+    board = Board.from_text("..*...*")
+    if follow:
+        game = Game(board)
+        game.reveal((0, 1))
+        game.reveal((0, 3))
+        tracker = Tracker.from_game(game)
+    else:
+        tracker = Tracker(board, (0, 1))
+        tracker.reveal((0, 3))
+    tracker.flag((0, 0))
+    assert tracker.forced[1] == {(0, 4)}
+    assert tracker.reveal((0, 4)) == [(0, 4), (0, 5)]
+    assert tracker.position.to_text() == "mines: 2\nF1?1.1?"
+    with pytest.raises(InconsistentPosition, match="the flags at"):
+        _ = tracker.forced
+    with pytest.raises(InconsistentPosition):
+        analyze(tracker.position)
+    if not follow:
+        with pytest.raises(IllegalMove, match="a flag is wrong"):
+            tracker.perturb(random.Random(0))
