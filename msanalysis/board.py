@@ -19,9 +19,9 @@ import numpy as np
 from msanalysis.errors import IllegalMove, InvalidInput, ParseError
 from msanalysis.files import decode_text, read_bytes
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "cell_table", "check_cells",
-           "check_size", "integer_grid", "label_regions", "neighbour_counts", "neighbours",
-           "oversized"]
+__all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "as_pair", "cell_table",
+           "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
+           "neighbours", "oversized"]
 
 Cell = tuple[int, int]
 
@@ -148,6 +148,22 @@ def as_int(value: Any, what: str) -> int:
         raise InvalidInput(f"{what} must be a whole number (an int), got {value!r}") from None
 
 
+def as_pair(cell: Any, error: type[InvalidInput | IllegalMove] = InvalidInput) -> Cell:
+    """``cell`` as a ``(row, col)`` pair of ints, wherever it is; anything else raises
+    ``error`` (see :func:`as_cell`, which also wants it on a board).
+
+    Examples
+    --------
+    >>> as_pair([np.int64(1), 2])
+    (1, 2)
+    """
+    try:
+        row, col = cell
+        return operator.index(row), operator.index(col)
+    except (TypeError, ValueError):
+        raise error(f"a cell is a pair of whole numbers (row, col), got {cell!r}") from None
+
+
 def as_cell(cell: Any, height: int, width: int, *,
             error: type[InvalidInput | IllegalMove] = InvalidInput) -> Cell:
     """``cell`` as a ``(row, col)`` pair of ints on a ``height x width`` grid.
@@ -169,11 +185,7 @@ def as_cell(cell: Any, height: int, width: int, *,
     ...
     msanalysis.errors.InvalidInput: a cell is a pair of whole numbers (row, col), got (0.5, 1)
     """
-    try:
-        row, col = cell
-        row, col = operator.index(row), operator.index(col)
-    except (TypeError, ValueError):
-        raise error(f"a cell is a pair of whole numbers (row, col), got {cell!r}") from None
+    row, col = as_pair(cell, error)
     if not (0 <= row < height and 0 <= col < width):
         raise error(f"cell ({row}, {col}) is off the {width}x{height} board")
     return row, col
@@ -219,13 +231,14 @@ def integer_grid(values: Any, what: str) -> np.ndarray:
     return array
 
 
-def check_size(width: int, height: int) -> None:
+def check_size(width: int, height: int) -> tuple[int, int]:
     """Refuse a board size that is not a positive whole number or that cannot be held (see
-    :data:`MAX_CELLS`).
+    :data:`MAX_CELLS`); return it as ints.
 
     Examples
     --------
-    >>> check_size(30, 16)
+    >>> check_size(30, np.int64(16))
+    (30, 16)
     >>> check_size(100_000, 100_000)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -237,6 +250,7 @@ def check_size(width: int, height: int) -> None:
     if width * height > MAX_CELLS:
         raise InvalidInput(f"a board of {width}x{height} has {width * height} cells; at most "
                            f"{MAX_CELLS} can be held")
+    return width, height
 
 
 def neighbours(cell: Cell, height: int, width: int) -> Iterator[Cell]:
@@ -387,7 +401,7 @@ class Board:
         >>> Board.from_cells(2, 3, [(0, 2)]).to_text()
         '..*\\n...'
         """
-        check_size(width, height)
+        width, height = check_size(width, height)
         mask = np.zeros((height, width), dtype=bool)
         for cell in mines:
             mask[as_cell(cell, height, width)] = True

@@ -30,6 +30,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     MsanalysisError,
     printable,
+    seconds_left,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.formats import read_any
@@ -801,8 +802,7 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
             (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
             # Past the time limit the analysis is partial: drawn with its forced cells only.
-            analysis = analyze(j.position,
-                               time_limit=max(deadline - time.perf_counter(), 1e-3))
+            analysis = analyze(j.position, time_limit=seconds_left(deadline))
             marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
                                  and j.best_cell != analysis.best_guess else [])
             (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))

@@ -182,9 +182,9 @@ def build(position: Position, *, ignore_flags: bool = False,
     ignore_flags : bool
         Read flags as hidden cells instead of mines.
     deadline : float, optional
-        A :func:`time.perf_counter` time for a build of at least 100,000 frontier cells (a
-        board of millions takes minutes): one that cannot end by then is not begun, and one
-        begun looks at it between its steps. Past it, ``AnalysisTooHard``.
+        A :func:`time.perf_counter` time for a large build (100,000 frontier cells, or millions
+        of sea cells: a board of millions takes minutes): one that cannot end by then is not
+        begun, and one begun looks at it between its steps. Past it, ``TimeLimitReached``.
 
     Returns
     -------
@@ -196,7 +196,7 @@ def build(position: Position, *, ignore_flags: bool = False,
         When one clue alone cannot hold (more known mines around it than its number, or too few
         unknown cells left), or the mine count cannot hold (fewer mines than are already known, or
         more than fit). Contradictions between several clues are left to the solvers.
-    AnalysisTooHard
+    TimeLimitReached
         Past ``deadline``.
 
     Notes
@@ -279,8 +279,8 @@ def build(position: Position, *, ignore_flags: bool = False,
         deadline = None
     if deadline is not None and time.perf_counter() + work > deadline:
         raise TimeLimitReached(f"reading the position into clues would run past the time limit "
-                              f"({front_count:,} unknown cells beside numbers, {sea_count:,} "
-                              f"others)")
+                               f"({front_count:,} unknown cells beside numbers, {sea_count:,} "
+                               f"others)")
     table = cell_table(height, width)
     sea = tuple(map(table.__getitem__, np.flatnonzero(unknown_mask & ~beside_number).tolist()))
     known_mines = frozenset(map(table.__getitem__, np.flatnonzero(known_mask).tolist()))
@@ -379,7 +379,7 @@ cells; below, it takes about a second at most)."""
 def _check_deadline(deadline: float | None) -> None:
     if deadline is not None and time.perf_counter() > deadline:
         raise TimeLimitReached("the time limit ran out while the position was read into clues "
-                              "and the cells they share")
+                               "and the cells they share")
 
 
 def settle(sizes: Sequence[int], scopes: Sequence[Sequence[int]], needs: Sequence[int],

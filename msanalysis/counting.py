@@ -706,7 +706,7 @@ def _check_comb_time(n: int, k: int, deadline: float | None) -> None:
     if 0.5e-9 * bits ** 1.585 > deadline - time.perf_counter():
         digits = round(bits * log(2) / log(10), -2)
         raise TimeLimitReached(f"exact counting would run past the time limit (the layouts of the "
-                              f"sea alone are a number of {digits:,.0f} digits)")
+                               f"sea alone are a number of {digits:,.0f} digits)")
 
 
 def _check_deadline(deadline: float | None, what: str) -> None:

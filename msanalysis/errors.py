@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import time
 import unicodedata
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = [
     "ParseError",
     "TimeLimitReached",
     "WrongType",
+    "as_real",
     "as_time_limit",
     "check_type",
     "name_clues",
@@ -80,10 +82,38 @@ def as_time_limit(seconds: Any) -> float | None:
     """
     if seconds is None:
         return None
-    value = float(seconds) if isinstance(seconds, numbers.Real) else math.nan
-    if isinstance(seconds, bool) or not value > 0:
+    value = as_real(seconds)
+    if not value > 0:
         raise InvalidInput(f"a time limit is a positive number of seconds, got {seconds!r}")
     return None if math.isinf(value) else value
+
+
+def seconds_left(deadline: float | None) -> float | None:
+    """The time limit left before ``deadline`` (a :func:`time.perf_counter` value), for work
+    that takes seconds: None for no deadline, and a moment at least once it has passed (a
+    limit of nothing is refused; a moment makes a partial answer).
+
+    Examples
+    --------
+    >>> seconds_left(None), seconds_left(0.0)
+    (None, 0.001)
+    """
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+
+
+def as_real(value: Any) -> float:
+    """``value`` as a float when it is a real number, NaN otherwise (a string, None, a bool:
+    ``True`` is an int to Python, not a number of seconds or a weight), for a check of range to
+    refuse.
+
+    Examples
+    --------
+    >>> as_real(2), as_real("2"), as_real(True)
+    (2.0, nan, nan)
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return math.nan
+    return float(value)
 
 
 def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:

@@ -32,7 +32,7 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from msanalysis import svg
 from msanalysis.analysis import Analysis, analyze
-from msanalysis.board import Board, Cell, as_cell, check_size
+from msanalysis.board import Board, Cell, as_cell, as_int, check_size
 from msanalysis.errors import (
     IllegalMove,
     InconsistentPosition,
@@ -379,8 +379,8 @@ class Explorer(anywidget.AnyWidget):
         InvalidInput
             For a size that is not positive or too large, or fewer cells than mines.
         """
-        check_size(int(width), int(height))
-        states = np.full((int(height), int(width)), HIDDEN, dtype=np.int8)
+        width, height = check_size(width, height)
+        states = np.full((height, width), HIDDEN, dtype=np.int8)
         old = self._position.states
         h, w = min(height, old.shape[0]), min(width, old.shape[1])
         states[:h, :w] = old[:h, :w]
@@ -397,7 +397,7 @@ class Explorer(anywidget.AnyWidget):
         InvalidInput
             For a negative count or more mines than cells.
         """
-        self._edit(self._position.with_total_mines(None if mines is None else int(mines)))
+        self._edit(self._position.with_total_mines(mines))
 
     def _edit(self, position: Position, *, full: bool = False) -> None:
         self._game, self._replay_source, self._judged = None, None, None
@@ -422,6 +422,7 @@ class Explorer(anywidget.AnyWidget):
         replay = self._replay_source
         if replay is None:
             raise InvalidInput("no replay loaded: load(replay) first")
+        step = as_int(step, "a step")
         if not 0 <= step <= len(replay.actions):
             raise InvalidInput(f"step {step} is out of range 0-{len(replay.actions)}")
         game = replay.game()

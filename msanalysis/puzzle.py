@@ -473,7 +473,7 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
     for _ in range(_DRAWS):
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeLimitReached(f"the time limit ran out while drawing a {width}x{height} "
-                                  "layout whose full grid fits only itself")
+                                   "layout whose full grid fits only itself")
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
         if not checked or _full_grade(NumberGrid.from_board(board, rule=rule)) <= level:
             return board
@@ -670,7 +670,7 @@ class _Maker:
     def _check_time(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise TimeLimitReached(f"the time limit ran out while making a {self.width}x"
-                                  f"{self.height} puzzle ({int(self.kept.sum())} clues left)")
+                                   f"{self.height} puzzle ({int(self.kept.sum())} clues left)")
 
     def _test(self, clue: int, tile: _Region) -> bool:
         """Can ``clue`` go, the layout staying the only one (and of grade at most the target)?

@@ -631,7 +631,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
                               conflict=conflict)
     if found.timed_out_undecided:
         raise TimeLimitReached(f"the time limit of {time_limit} s ran out before a layout was "
-                              f"found on this {grid.width}x{grid.height} grid")
+                               f"found on this {grid.width}x{grid.height} grid")
     return Reconstruction(grid=grid, engine=engine, count=found.count,
                           exhaustive=found.exhaustive, conflict=None, base=found.base,
                           parts=found.parts, free=found.free, limit=limit)

@@ -36,7 +36,6 @@ import dataclasses
 import json
 import math
 import numbers
-import operator
 import subprocess
 import sys
 import tempfile
@@ -50,8 +49,8 @@ from typing import Any, TypeGuard
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
-from msanalysis.errors import InvalidInput, ParseError, check_type, printable
+from msanalysis.board import Board, Cell, as_pair
+from msanalysis.errors import InvalidInput, ParseError, as_real, check_type, printable
 from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
@@ -136,12 +135,7 @@ class Action:
         except ValueError:
             raise InvalidInput(f"unknown action {self.kind!r}; expected one of "
                              f"{', '.join(k.value for k in ActionKind)}") from None
-        try:
-            row, col = self.cell
-            cell = (operator.index(row), operator.index(col))
-        except (TypeError, ValueError):
-            raise InvalidInput(f"a cell is a pair of whole numbers (row, col), got "
-                               f"{self.cell!r}") from None
+        cell = as_pair(self.cell)  # on the board: Replay's to say, which knows the board
         if isinstance(self.time, bool) or not isinstance(self.time, numbers.Real):
             raise InvalidInput(f"an action's time is a number of seconds, got {self.time!r}")
         object.__setattr__(self, "kind", kind)
@@ -217,9 +211,7 @@ class Replay:
                 raise InvalidInput(f"a replay's {name} is a string, got {value!r}")
         if self.date is not None and not isinstance(self.date, datetime):
             raise InvalidInput(f"a replay's date is a datetime, got {self.date!r}")
-        if self.seconds is not None and (
-                isinstance(self.seconds, bool) or not isinstance(self.seconds, numbers.Real)
-                or not 0 <= self.seconds < math.inf):
+        if self.seconds is not None and not 0 <= as_real(self.seconds) < math.inf:
             raise InvalidInput(f"a replay's seconds are a finite number from 0 up, got "
                                f"{self.seconds!r}")
 

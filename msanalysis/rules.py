@@ -119,11 +119,11 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
         mines = base_mines if mines is None else mines
     if width is None or height is None or mines is None:
         raise InvalidInput("give a difficulty, or all of width, height and mines")
-    check_size(width, height)
+    width, height = check_size(width, height)
     mines = as_int(mines, "the mine count")
     if mines < 0:
         raise InvalidInput(f"the mine count cannot be negative, got {mines}")
-    return as_int(width, "a board's width"), as_int(height, "a board's height"), mines
+    return width, height, mines
 
 
 def default_first_click(rules: str, *, width: int | None = None,

@@ -239,7 +239,7 @@ class Tracker:
         >>> Tracker.dealt(2, 3, [2]).board.to_text()
         '..*\\n...'
         """
-        check_size(width, height)
+        width, height = check_size(width, height)
         mines = [as_int(k, "a mine's cell number") for k in mines]
         outside = [k for k in mines if not 0 <= k < height * width]
         if outside:
@@ -653,7 +653,7 @@ class Tracker:
         :data:`_CELLS_BETWEEN_LOOKS`)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise TimeLimitReached(f"the time limit ran out while a cascade was opened "
-                                  f"({cells} cells so far)")
+                                   f"({cells} cells so far)")
 
     def _lose(self, i: int) -> None:
         self._exploded = i

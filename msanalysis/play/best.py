@@ -8,8 +8,6 @@ otherwise weighs the nearly-safest cells by an exact look two guesses ahead
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -18,7 +16,7 @@ from typing import Any, overload
 import numpy as np
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.errors import AnalysisTooHard, InvalidInput, as_real
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
 from msanalysis.play.endgame import TIE, Endgame
@@ -339,8 +337,8 @@ class BestStrategy(ForcedFirst):
 
 def _share(value: Any, name: str) -> float:
     """An option that is a number from 0 to 1 (a probability's margin, a weight)."""
-    share = float(value) if isinstance(value, numbers.Real) else math.nan
-    if isinstance(value, bool) or not 0 <= share <= 1:
+    share = as_real(value)
+    if not 0 <= share <= 1:
         raise InvalidInput(f"{name} is a number from 0 to 1, got {value!r}")
     return share
 

@@ -38,6 +38,7 @@ from msanalysis.errors import (
     TimeLimitReached,
     as_time_limit,
     check_type,
+    seconds_left,
 )
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
@@ -349,17 +350,11 @@ def _joint_safety(position: Position, cells: list[Cell], solutions: int,
             states[tuple(np.array(subset).T)] = FLAG
             try:
                 layouts = analyze(Position(states, position.total_mines),
-                                  time_limit=_remaining(deadline)).solutions
+                                  time_limit=seconds_left(deadline)).solutions
             except InconsistentPosition:
                 layouts = 0
             free += (-1) ** size * layouts
     return Fraction(free, solutions)
-
-
-def _remaining(deadline: float | None) -> float | None:
-    """Seconds left before ``deadline`` (a :func:`time.perf_counter` value), None for none; a
-    moment at least, so that a limit of nothing makes a partial analysis, not an error."""
-    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
 def _first_probability(replay: Replay) -> Fraction | None:
@@ -435,7 +430,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
 
     def stop(where: str) -> TimeLimitReached:
         return TimeLimitReached(f"judging stopped at the time limit ({time_limit:g} s) {where} "
-                               f"action {index + 1} of {len(replay.actions)}")
+                                f"action {index + 1} of {len(replay.actions)}")
 
     for index, action, game in replay.before_each():
         if deadline is not None and time.perf_counter() > deadline:
@@ -460,7 +455,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
                 if analyser is not None:
                     found, chance = _judge(analyser(position), position, index, action, targets)
                 else:
-                    found, chance = _judge(from_scratch(position, _remaining(deadline)),
+                    found, chance = _judge(from_scratch(position, seconds_left(deadline)),
                                            position, index, action, targets, deadline)
             except TimeLimitReached as error:
                 if deadline is None:  # an analyser's own limit

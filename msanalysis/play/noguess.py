@@ -232,7 +232,7 @@ def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> N
     while tracker.status == "playing":
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeLimitReached(f"the check for a guess ran past the time limit after "
-                                  f"{rounds} rounds of reasoning")
+                                   f"{rounds} rounds of reasoning")
         found, cells = tracker._advance(max_grade, reveal=True)
         if not found:
             rounds += 1
@@ -693,7 +693,7 @@ def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cel
             raise InvalidInput("--method and --grade are for rules 'no-guess'")
         if deadline is not None and time.perf_counter() > deadline:
             raise TimeLimitReached(f"the time limit ran out before the board of seed {seed} "
-                                  "was made")
+                                   "was made")
         return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
     board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
                               method=method, grade=grade, deadline=deadline)
