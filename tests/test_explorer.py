@@ -308,3 +308,10 @@ def test_a_move_made_on_the_game_itself_is_shown():
     game.reveal(cell)
     assert explorer.position == game.position() and explorer.revision > revision
     assert explorer.analysis.position == game.position()
+
+
+@pytest.mark.parametrize("edit", [lambda e: e.resize(2.5, 3), lambda e: e.set_mines(2.9)])
+def test_sizes_and_counts_are_whole_numbers_not_truncated(edit):
+    explorer = Explorer(Position.from_text("mines: 1\n?1.\n?1."), mode="edit")
+    with pytest.raises(InvalidInput, match="must be a whole number"):
+        edit(explorer)
