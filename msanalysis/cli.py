@@ -203,7 +203,7 @@ def explain_or_why_not(analysis: Any, cell: Cell,
         return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
                 "in others")
     with user_errors():
-        return analysis.explain(cell, deadline=deadline)
+        return analysis.explain(cell, time_limit=seconds_left(deadline))
 
 
 def print_json(data: object) -> None:
@@ -591,7 +591,6 @@ def solvable(
     from msanalysis.play.noguess import solve_without_guessing
 
     check_time_limit(time_limit)
-    deadline = time.perf_counter() + time_limit
     with user_errors():
         board = Board.load(board_file)
         click = first_click_of(first_click, rules, (board.width, board.height))
@@ -605,7 +604,7 @@ def solvable(
             fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
                  "never place there: is it the right board, first click and rule?")
         result = solve_without_guessing(board, click, rules=rules.value,
-                                        use_mine_count=mine_count, deadline=deadline)
+                                        use_mine_count=mine_count, time_limit=time_limit)
     rows = text.position_rows(result.position)
     if as_json:
         print_json({**result.to_dict(), "first_click": list(click), "position": rows})

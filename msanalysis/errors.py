@@ -28,6 +28,7 @@ __all__ = [
     "as_real",
     "as_time_limit",
     "check_type",
+    "deadline_after",
     "name_clues",
     "printable",
 ]
@@ -86,6 +87,22 @@ def as_time_limit(seconds: Any) -> float | None:
     if not value > 0:
         raise InvalidInput(f"a time limit is a positive number of seconds, got {seconds!r}")
     return None if math.isinf(value) else value
+
+
+def deadline_after(seconds: Any) -> float | None:
+    """The :func:`time.perf_counter` value ``seconds`` from now, for a ``time_limit`` argument
+    (checked by :func:`as_time_limit`): work that calls more work passes the deadline on, so
+    that all of it shares the one limit. None for no limit.
+
+    Examples
+    --------
+    >>> deadline_after(None), deadline_after(float("inf"))
+    (None, None)
+    >>> 0 < deadline_after(2) - time.perf_counter() <= 2
+    True
+    """
+    limit = as_time_limit(seconds)
+    return None if limit is None else time.perf_counter() + limit
 
 
 def seconds_left(deadline: float | None) -> float | None:

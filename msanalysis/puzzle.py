@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from msanalysis.board import Board
-from msanalysis.errors import InvalidInput, TimeLimitReached, as_time_limit
+from msanalysis.errors import InvalidInput, TimeLimitReached, deadline_after, seconds_left
 from msanalysis.reconstruction import (
     RULES,
     UNKNOWN,
@@ -350,10 +350,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         raise InvalidInput(f"share must be between 0 and 1, got {share!r}")
     if check not in ("cpsat", "sat"):
         raise InvalidInput(f"check must be 'cpsat' or 'sat', got {check!r}")
-    if time_limit is not None and time_limit <= 0:
-        raise InvalidInput(f"time_limit must be positive, got {time_limit!r}")
-    time_limit = as_time_limit(time_limit)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = deadline_after(time_limit)
     if seed is None:
         seed = secrets.randbits(32)
     elif not isinstance(seed, int) or seed < 0:
@@ -490,8 +487,7 @@ def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float 
     leaving nothing to its engine: when they did not, the grid needs grade 3. None when several
     layouts fit.
     """
-    remaining = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-    found = reconstruct(grid, engine=engine, time_limit=remaining)
+    found = reconstruct(grid, engine=engine, time_limit=seconds_left(deadline))
     if found.unique is None:
         raise TimeLimitReached("the time limit ran out while checking that the puzzle is unique")
     if not found.unique:

@@ -45,7 +45,7 @@ from msanalysis.errors import (
     NoLayout,
     ParseError,
     TimeLimitReached,
-    as_time_limit,
+    deadline_after,
     name_clues,
 )
 from msanalysis.files import read_text
@@ -622,8 +622,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
         raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
     if limit is not None and (not isinstance(limit, int) or limit < 1):
         raise InvalidInput(f"limit must be a positive integer or None, got {limit!r}")
-    time_limit = as_time_limit(time_limit)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = deadline_after(time_limit)
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
     if isinstance(found, _Unsatisfiable):
         conflict = _conflict(grid.clues, grid.rule, found.center, deadline)

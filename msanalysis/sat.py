@@ -28,6 +28,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    deadline_after,
     name_clues,
 )
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -645,7 +646,7 @@ def _consistent(position: Position) -> bool:
 
 
 def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
-            deadline: float | None = None) -> Explanation:
+            time_limit: float | None = None) -> Explanation:
     """Why ``cell`` is forced: a minimal set of clues (and maybe the mine count) that forces it.
 
     Parameters
@@ -655,9 +656,8 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
         A hidden cell (or a flagged one when ``ignore_flags``) that is forced.
     ignore_flags : bool
         Read flags as hidden cells instead of mines.
-    deadline : float, optional
-        A :func:`time.perf_counter` time by which the explanation must be found (the solver is
-        interrupted at it).
+    time_limit : float, optional
+        Seconds within which the explanation must be found (the solver is interrupted then).
 
     Returns
     -------
@@ -669,8 +669,9 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
         If the cell is off the board, not hidden, or not forced.
     InconsistentPosition
         If no layout satisfies the position.
-    AnalysisTooHard
-        When no minimal set was found by ``deadline``.
+    TimeLimitReached
+        When no minimal set was found within ``time_limit`` (an
+        :class:`~msanalysis.errors.AnalysisTooHard`).
 
     Notes
     -----
@@ -697,11 +698,7 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
         raise InvalidInput(f"cell {cell} is flagged and flags count as mines; ignore flags to ask "
                          "whether the flag is right")
     assert state in (HIDDEN, FLAG)
-    now = time.perf_counter()
-    if deadline is not None and deadline <= now:
-        # Most likely seconds given for a time.perf_counter() value: say which it takes.
-        raise TimeLimitReached(f"the deadline {deadline:g} had passed before {cell} was "
-                               f"explained: it is a time.perf_counter() value (now {now:.0f})")
+    deadline = deadline_after(time_limit)
     out_of_time = TimeLimitReached(f"the time limit ran out before {cell} was explained")
     try:
         constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)

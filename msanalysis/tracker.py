@@ -47,6 +47,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    deadline_after,
 )
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -132,9 +133,9 @@ class Tracker:
     ignore_flags : bool
         Read flags as hidden cells rather than mines, as :func:`~msanalysis.analysis.analyze`
         does with the same option.
-    deadline : float, optional
-        A :func:`time.perf_counter` time past which a cascade being opened stops with
-        :class:`~msanalysis.errors.AnalysisTooHard` (the tracker is then of no further use):
+    time_limit : float, optional
+        Seconds from now after which a cascade being opened stops with
+        :class:`~msanalysis.errors.TimeLimitReached` (the tracker is then of no further use):
         a first click on a board of millions of cells opens most of them, which takes a minute.
 
     Examples
@@ -175,14 +176,14 @@ class Tracker:
     _exploded: int | None
     _safe_left: int
     _reveal_now = False
-    deadline: float | None = None
+    _deadline: float | None = None  # a time.perf_counter value
     _counts_wanted = False  # every component will be counted: no SAT first
 
     def __init__(self, board: Board, first_click: Cell | None = None, *,
                  rules: str = "safe-cell", ignore_flags: bool = False,
-                 deadline: float | None = None) -> None:
+                 time_limit: float | None = None) -> None:
         self._game = None
-        self.deadline = deadline
+        self._deadline = deadline_after(time_limit)
         self.rules = FirstClick.parse(rules)
         self.ignore_flags = ignore_flags
         self._setup(board.height, board.width, board.mine_count)
@@ -651,7 +652,7 @@ class Tracker:
     def _check_clock(self, cells: int) -> None:
         """Stop a cascade past the deadline (after ``cells`` cells of it, never fewer than
         :data:`_CELLS_BETWEEN_LOOKS`)."""
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if self._deadline is not None and time.perf_counter() > self._deadline:
             raise TimeLimitReached(f"the time limit ran out while a cascade was opened "
                                    f"({cells} cells so far)")
 

@@ -14,7 +14,6 @@ likely, whatever its number of mines.
 
 from __future__ import annotations
 
-import time
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
@@ -29,7 +28,8 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
-    as_time_limit,
+    deadline_after,
+    seconds_left,
 )
 from msanalysis.exact import decimal
 from msanalysis.position import FLAG, MINE, Position
@@ -88,7 +88,7 @@ class Analysis:
     @cached_property
     def _counted(self) -> Count | AnalysisTooHard:
         """The exact counts, or the error that stopped counting."""
-        deadline = None if self._time_limit is None else time.perf_counter() + self._time_limit
+        deadline = deadline_after(self._time_limit)
         try:
             return count(self.constraints, deadline=deadline)
         except AnalysisTooHard as error:
@@ -250,18 +250,19 @@ class Analysis:
         """The independent groups of clues and frontier cells (tied only by the mine count)."""
         return list(self.constraints.components)
 
-    def explain(self, cell: Cell, *, deadline: float | None = None) -> Explanation:
+    def explain(self, cell: Cell, *, time_limit: float | None = None) -> Explanation:
         """Why ``cell`` is forced (see :func:`msanalysis.sat.explain`, which takes the
-        ``deadline`` too).
+        ``time_limit`` in seconds too).
 
         Raises
         ------
         ValueError
             If the cell is not hidden or not forced.
-        AnalysisTooHard
-            When no explanation was found by ``deadline``.
+        TimeLimitReached
+            When no explanation was found within ``time_limit``.
         """
-        return explain(self.position, cell, ignore_flags=self.ignore_flags, deadline=deadline)
+        return explain(self.position, cell, ignore_flags=self.ignore_flags,
+                       time_limit=time_limit)
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-ready data (the ``analyze --json`` format, without explanation).
@@ -317,8 +318,7 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     >>> a.solutions, sorted(a.forced_mines)
     (1, [(0, 0), (0, 2)])
     """
-    time_limit = as_time_limit(time_limit)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = deadline_after(time_limit)
     constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     if deadline is None and not forced_only:
         try:
@@ -337,8 +337,7 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
                         stopped=TimeLimitReached(found.stopped), all_forced=False)
     if forced_only:
         return Analysis(constraints, found.safe, found.mines,
-                        time_limit=None if deadline is None
-                        else max(0.0, deadline - time.perf_counter()))
+                        time_limit=seconds_left(deadline))
     try:
         counts = count(constraints, deadline=deadline)
     except InconsistentPosition:

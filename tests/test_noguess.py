@@ -1,5 +1,8 @@
 """Winning without a guess, checked against logic by brute-force enumeration."""
 
+import math
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -319,7 +322,7 @@ def test_large_boards_are_played_by_a_tracker_within_the_deadline(monkeypatch, t
     ticks = itertools.count()
     monkeypatch.setattr(noguess.time, "perf_counter", lambda: next(ticks))
     with pytest.raises(AnalysisTooHard, match=r"in the time limit \(0 layouts tried\)"):
-        generate_no_guess(120, 120, 1500, first_click=(60, 60), seed=1, deadline=3)
+        generate_no_guess(120, 120, 1500, first_click=(60, 60), seed=1, time_limit=3)
     path = tmp_path / "large.txt"
     path.write_text(board.to_text() + "\n")
     result = CliRunner().invoke(app, ["solvable", str(path), "--first-click", "60,60",
@@ -339,14 +342,14 @@ def test_a_first_click_that_opens_millions_of_cells_looks_at_the_clock(monkeypat
 
     def late():
         looks.append(None)
-        return 1.0
+        return math.inf  # long past the deadline
 
-    monkeypatch.setattr(tracker_module.time, "perf_counter", late)
+    monkeypatch.setattr(tracker_module, "time", SimpleNamespace(perf_counter=late))
     with pytest.raises(AnalysisTooHard, match=r"while a cascade was opened \(\d+ cells so far"):
-        solve_without_guessing(board, (0, 0), deadline=0.5)
+        solve_without_guessing(board, (0, 0), time_limit=0.5)
     assert len(looks) == 1  # cascades of fewer cells than that never look
     monkeypatch.undo()
-    assert solve_without_guessing(board, (0, 0), deadline=None).solvable
+    assert solve_without_guessing(board, (0, 0), time_limit=None).solvable
 
 
 def test_solve_without_guessing_checks_its_arguments_first():
@@ -358,3 +361,12 @@ def test_solve_without_guessing_checks_its_arguments_first():
     with pytest.raises(IllegalMove, match=r"cell \(-1, 2\) is off the 3x3 board"):
         solve_without_guessing(board, (-1, 2))
     assert solve_without_guessing(board, [np.int64(2), 2]).solvable
+    # A time limit is seconds, as analyze's and reconstruct's are.
+    for seconds in (0, -2, float("nan"), "3"):
+        with pytest.raises(InvalidInput, match="a time limit is a positive number of seconds"):
+            solve_without_guessing(board, (2, 2), time_limit=seconds)
+        with pytest.raises(InvalidInput, match="a time limit is a positive number of seconds"):
+            generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1, time_limit=seconds)
+    assert solve_without_guessing(board, (2, 2), time_limit=5).solvable
+    assert generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1, time_limit=5) == \
+        generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1)

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import time
+import itertools
 
 import numpy as np
 import pytest
 
 import msanalysis.sat as sat
+from msanalysis.analysis import analyze
 from msanalysis.constraints import build
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, TimeLimitReached
+from msanalysis.errors import InconsistentPosition, InvalidInput, TimeLimitReached
 from msanalysis.game import Game
 from msanalysis.position import Position
 from msanalysis.sat import Explanation, explain, forced_cells, inconsistency
@@ -148,17 +149,22 @@ def test_inconsistency_names_the_count():
     assert "together with 3 mines in total" in str(error)
 
 
-def test_an_explanation_keeps_its_deadline():
+def test_an_explanation_keeps_its_time_limit(monkeypatch):
     position = Position.from_text("???\n121")
-    with pytest.raises(AnalysisTooHard, match=r"before \(0, 1\) was explained"):
-        explain(position, (0, 1), deadline=0.0)
-    assert explain(position, (0, 1), deadline=time.perf_counter() + 60).verdict == "safe"
+    ticks = itertools.count(step=100)  # every look at the clock 100 s after the one before
+    monkeypatch.setattr(sat.time, "perf_counter", lambda: next(ticks))
+    with pytest.raises(TimeLimitReached, match=r"time limit ran out before \(0, 1\) was explained"):
+        explain(position, (0, 1), time_limit=60)
+    monkeypatch.undo()
+    assert explain(position, (0, 1), time_limit=60).verdict == "safe"
+    assert analyze(position).explain((0, 1), time_limit=60).verdict == "safe"
 
 
-def test_a_deadline_already_past_says_what_a_deadline_is():
-    # Seconds given where a time.perf_counter() value is taken: said at once.
+def test_a_time_limit_is_a_positive_number_of_seconds():
     position = Position.from_text("mines: 2\n????\n121?\n...?")
-    with pytest.raises(TimeLimitReached, match=r"deadline 5 had passed .* time.perf_counter"):
-        explain(position, (0, 1), deadline=5)
+    for seconds in (0, -1, float("nan"), "5", True):
+        with pytest.raises(InvalidInput, match="a time limit is a positive number of seconds"):
+            explain(position, (0, 1), time_limit=seconds)
+    assert explain(position, (0, 1), time_limit=float("inf")).verdict == "safe"
     with pytest.raises(InvalidInput, match=r"cell \(-1, 1\) is off the 4x3 board"):
         explain(position, (-1, 1))

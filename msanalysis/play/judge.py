@@ -38,6 +38,7 @@ from msanalysis.errors import (
     TimeLimitReached,
     as_time_limit,
     check_type,
+    deadline_after,
     seconds_left,
 )
 from msanalysis.exact import fraction_text
@@ -425,8 +426,8 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
-    time_limit = as_time_limit(time_limit)
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    time_limit = as_time_limit(time_limit)  # for the message below
+    deadline = deadline_after(time_limit)
 
     def stop(where: str) -> TimeLimitReached:
         return TimeLimitReached(f"judging stopped at the time limit ({time_limit:g} s) {where} "
@@ -480,8 +481,7 @@ def _judge(analysis: Any, position: Position, index: int, action: Action,
     forced_safe, forced_mines = analysis.forced_safe, analysis.forced_mines
 
     def explain(cell: Cell) -> Any:
-        return (analysis.explain(cell) if deadline is None
-                else analysis.explain(cell, deadline=deadline))
+        return analysis.explain(cell, time_limit=seconds_left(deadline))
 
     found = []
     for cell in targets:

@@ -30,6 +30,8 @@ from msanalysis.errors import (
     InvalidInput,
     TimeLimitReached,
     check_type,
+    deadline_after,
+    seconds_left,
 )
 from msanalysis.position import HIDDEN, Position
 from msanalysis.rules import FirstClick, as_seed, windows_xp_move
@@ -137,7 +139,7 @@ class NoGuessResult:
 
 def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "safe-cell",
                            use_mine_count: bool = True,
-                           deadline: float | None = None) -> NoGuessResult:
+                           time_limit: float | None = None) -> NoGuessResult:
     """Play ``board`` from ``first_click`` revealing only cells proven safe, and grade it.
 
     Parameters
@@ -149,9 +151,9 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     use_mine_count : bool
         Allow reasoning with the total mine count (grade 4). False applies the stricter
         standard of ms-toollib's ``is_solvable``, which never uses it.
-    deadline : float, optional
-        A :func:`time.perf_counter` time; checked between rounds of a board larger than the
-        bit boards take, and while a cascade is opened (a 1000x1000 board can take minutes).
+    time_limit : float, optional
+        Seconds; looked at between rounds of a board larger than the bit boards take, and while
+        a cascade is opened (a 1000x1000 board can take minutes).
 
     Returns
     -------
@@ -159,8 +161,8 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
 
     Raises
     ------
-    AnalysisTooHard
-        Past ``deadline``.
+    TimeLimitReached
+        When ``time_limit`` runs out (an :class:`~msanalysis.errors.AnalysisTooHard`).
 
     Examples
     --------
@@ -185,12 +187,14 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     check_type(board, Board, "solve_without_guessing", "a layout: Board.from_text reads one")
     rule = FirstClick.parse(rules)
     first_click = as_cell(first_click, board.height, board.width, error=IllegalMove)
+    deadline = deadline_after(time_limit)
     top = MINE_COUNT if use_mine_count else COMPONENT
     if board.is_mine(first_click) and rule is FirstClick.WINDOWS_XP:
         board = windows_xp_move(board, first_click)
     if not board.is_mine(first_click) and board.height * board.width <= _BIT_BOARD_CELLS:
         return _result(board, first_click, play_by_logic(board, first_click, top), rules, top)
-    tracker = Tracker(board, rules=rules, deadline=deadline)  # it looks at it in cascades
+    # The tracker looks at the clock in cascades.
+    tracker = Tracker(board, rules=rules, time_limit=seconds_left(deadline))
     tracker.reveal(first_click)
     return _solve(tracker, top, deadline)
 
@@ -260,7 +264,7 @@ METHODS = ("reject", "adjust")
 def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
                       seed: int | None = None, method: str = "reject", grade: int | None = None,
                       use_mine_count: bool = True, attempts: int = 100_000,
-                      deadline: float | None = None) -> Board:
+                      time_limit: float | None = None) -> Board:
     """A board that can be won from ``first_click`` without a guess.
 
     Parameters
@@ -286,8 +290,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         stricter ``is_solvable`` accepts too.
     attempts : int
         Layouts to start from before giving up.
-    deadline : float, optional
-        A :func:`time.perf_counter` value after which it gives up.
+    time_limit : float, optional
+        Seconds after which it gives up.
 
     Returns
     -------
@@ -297,8 +301,9 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     ------
     InvalidInput
         On a bad argument, or when no board was found in ``attempts`` layouts.
-    AnalysisTooHard
-        When no board was found by ``deadline``.
+    TimeLimitReached
+        When no board was found within ``time_limit`` (an
+        :class:`~msanalysis.errors.AnalysisTooHard`).
 
     Examples
     --------
@@ -324,6 +329,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     attempts = as_int(attempts, "attempts")
     if attempts < 1:
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
+    deadline = deadline_after(time_limit)
     top = MINE_COUNT if use_mine_count else COMPONENT
     draw = _SafeOpening(width, height, mines, first_click, random.Random(as_seed(seed)))
     bits = width * height <= _BIT_BOARD_CELLS
@@ -340,7 +346,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         """A board too large for bit boards, played by a tracker within the deadline."""
         try:
             return solve_without_guessing(board, first_click, rules="safe-opening",
-                                          use_mine_count=use_mine_count, deadline=deadline)
+                                          use_mine_count=use_mine_count,
+                                          time_limit=seconds_left(deadline))
         except AnalysisTooHard:
             raise out_of_time(tried) from None
 
@@ -573,7 +580,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
     for _ in range(_ADJUST_PASSES):
-        tracker = Tracker(board, rules="safe-opening", deadline=deadline)
+        tracker = Tracker(board, rules="safe-opening", time_limit=seconds_left(deadline))
         tracker.reveal(first_click)
         moves = 0
         while tracker.status == "playing":
@@ -661,7 +668,7 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     if jobs < 1:
         raise InvalidInput(f"jobs must be at least 1, got {jobs}")
     # perf_counter is the system's monotonic clock: worker processes read the same deadline.
-    deadline = None if time_limit is None else time.perf_counter() + time_limit
+    deadline = deadline_after(time_limit)
     make = partial(_one_board, width, height, mines, rules, first_click, method, grade, deadline)
     if count == 0:
         return
@@ -696,8 +703,9 @@ def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cel
                                    "was made")
         return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
     board = generate_no_guess(width, height, mines, first_click=first_click, seed=seed,
-                              method=method, grade=grade, deadline=deadline)
-    check = solve_without_guessing(board, first_click, rules="safe-opening", deadline=deadline)
+                              method=method, grade=grade, time_limit=seconds_left(deadline))
+    check = solve_without_guessing(board, first_click, rules="safe-opening",
+                                   time_limit=seconds_left(deadline))
     if not check.solvable or (grade is not None and check.grade != grade):
         raise RuntimeError(f"board of seed {seed} failed its check: {check}")
     return board
