@@ -45,8 +45,9 @@ import time
 import numpy as np
 from tables import print_table
 
+from msanalysis.numbergrid import NumberGrid
 from msanalysis.puzzle import DEFAULT_DENSITY, make_puzzle
-from msanalysis.reconstruction import NumberGrid, reconstruct
+from msanalysis.reconstruction import reconstruct
 
 SGT_MOSAIC = shutil.which("sgt-mosaic", path=os.environ.get("PATH", "") + os.pathsep + "/usr/games")
 TATHAM_DENSITY = 0.5  # each cell of its picture is one random bit

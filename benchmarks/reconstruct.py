@@ -28,7 +28,8 @@ from seed003_backtrack import backtrack
 from tables import print_table
 
 from msanalysis.errors import AnalysisTooHard
-from msanalysis.reconstruction import ENGINES, RULES, NumberGrid, reconstruct
+from msanalysis.numbergrid import RULES, NumberGrid
+from msanalysis.reconstruction import ENGINES, reconstruct
 from msanalysis.rules import generate
 
 DENSITY = 99 / 480  # expert

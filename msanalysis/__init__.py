@@ -41,7 +41,7 @@ _EXPORTS = {
     "Explanation": "sat",
     "reconstruct": "reconstruction",
     "Reconstruction": "reconstruction",
-    "NumberGrid": "reconstruction",
+    "NumberGrid": "numbergrid",
     "MsanalysisError": "errors",
     "ParseError": "errors",
     "InconsistentPosition": "errors",
@@ -102,13 +102,14 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     )
     from msanalysis.explorer import Explorer
     from msanalysis.game import Game
+    from msanalysis.numbergrid import NumberGrid
     from msanalysis.play.autoplay import Move, autoplay
     from msanalysis.play.bench import PlaySpec
     from msanalysis.play.judge import ReplayAnalysis, analyze_replay
     from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
     from msanalysis.play.strategies import make_strategy
     from msanalysis.position import Position
-    from msanalysis.reconstruction import NumberGrid, Reconstruction, reconstruct
+    from msanalysis.reconstruction import Reconstruction, reconstruct
     from msanalysis.replay import Replay, load_replay, save_replay
     from msanalysis.rules import DIFFICULTIES, FirstClick
     from msanalysis.sat import Explanation, explain

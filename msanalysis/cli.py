@@ -508,7 +508,7 @@ def analyze_command(
 # == reconstruction: reconstruct ==================================================================
 
 class GridRule(StrEnum):
-    """What a number of a number grid counts (see :class:`msanalysis.reconstruction.NumberGrid`);
+    """What a number of a number grid counts (see :class:`msanalysis.numbergrid.NumberGrid`);
     read by ``reconstruct`` and the ``puzzle`` commands."""
 
     classic = "classic"
@@ -538,7 +538,8 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
-    from msanalysis.reconstruction import NumberGrid, reconstruct
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.reconstruction import reconstruct
 
     if all_layouts and limit is not None:
         fail("give either --limit N or --all, not both")

@@ -4,7 +4,7 @@ The formats themselves belong to the types they describe: layout text and binary
 :class:`~msanalysis.board.Board` (``Board.from_text``, ``Board.from_mbf``, ``Board.load``), the
 canonical position text and JSMinesweeper's ``.mine`` to :class:`~msanalysis.position.Position`
 (``Position.from_text``, ``Position.from_mine``, ``Position.load``), number grids to
-:class:`~msanalysis.reconstruction.NumberGrid`. This module only recognises which one a file is.
+:class:`~msanalysis.numbergrid.NumberGrid`. This module only recognises which one a file is.
 """
 
 from __future__ import annotations

@@ -23,18 +23,10 @@ import numpy as np
 
 from msanalysis.board import Board
 from msanalysis.errors import InvalidInput, TimeLimitReached, deadline_after, seconds_left
-from msanalysis.reconstruction import (
-    RULES,
-    UNKNOWN,
-    NumberGrid,
-    _kernel,
-    _Padded,
-    _propagate,
-    _settle,
-    _Unsatisfiable,
-    _Watch,
-    reconstruct,
-)
+from msanalysis.gridlogic import Padded, Unsatisfiable, settle
+from msanalysis.numbergrid import UNKNOWN, NumberGrid, check_rule, counted_offsets
+from msanalysis.reconstruction import reconstruct
+from msanalysis.solverwatch import Watch, propagate
 
 __all__ = ["DEFAULT_DENSITY", "GRADES", "MAX_CELLS", "Puzzle", "grade", "make_puzzle",
            "read_grid"]
@@ -246,10 +238,10 @@ def _local_grade(grid: NumberGrid) -> int | None:
     """1 or 2 when single clues, or pairs of clues, settle every cell; 0 when they find that no
     layout fits; None when they leave cells open."""
     clues = grid.clues
-    padded = _Padded(clues, grid.rule)
+    padded = Padded(clues, grid.rule)
     for level, pairs in ((1, False), (2, True)):
-        state = _settle(clues, grid.rule, padded, pairs=pairs)
-        if isinstance(state, _Unsatisfiable):
+        state = settle(clues, grid.rule, padded, pairs=pairs)
+        if isinstance(state, Unsatisfiable):
             return 0
         if not (state == UNKNOWN).any():
             return level
@@ -342,8 +334,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     one solver call per cell, each on a few hundred cells: time grows about linearly with the
     grid; measured times are in ``benchmarks/puzzles.py``.
     """
-    if rule not in RULES:
-        raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
+    check_rule(rule)
     if grade is not None and grade not in GRADES:
         raise InvalidInput(f"grade must be one of 1, 2, 3, got {grade!r}")
     if share is not None and not 0 <= share <= 1:
@@ -495,7 +486,7 @@ def _check_unique(grid: NumberGrid, layout: Board, engine: str, deadline: float 
     if found.first != layout:
         raise RuntimeError("the puzzle made does not fit its layout alone; this is a bug")
     # The components the engine solved, and cells no clue counts: none when local rules settled
-    # every cell (reconstruct's propagation is _settle with pairs, as _local_grade's level 2).
+    # every cell (reconstruct's propagation is settle with pairs, as _local_grade's level 2).
     return not found._parts and found._free.size == 0
 
 
@@ -516,9 +507,9 @@ class _Maker:
         self.deadline = deadline
         # Entered around remove_all (see _make): one helper thread stops every solve of the
         # removal at the deadline or at Ctrl-C, where a thread per solve cost more than the solve.
-        self.watch = _Watch(deadline)
+        self.watch = Watch(deadline)
         self.on_test = on_test
-        self.kernel = _kernel(rule)
+        self.kernel = counted_offsets(rule)
         self.patterns = _Patterns(mask, rule)
         self.done = 0  # clues tried so far, in the order of self.untested
         self.untested: list[int] = []
@@ -719,7 +710,7 @@ class _Patterns:
         height, width = mask.shape
         self.width = width
         self.stride = width + 8
-        kernel = _kernel(rule)
+        kernel = counted_offsets(rule)
         window = [(dr, dc) for dr in range(-4, 5) for dc in range(-4, 5)]
         index = {offset: i for i, offset in enumerate(window)}
         self.offsets = np.array([dr * self.stride + dc for dr, dc in window], dtype=np.int64)
@@ -1027,7 +1018,7 @@ class _Region:
         they are at least as strong as the whole grid's inside: when they leave an inner cell
         open, so would the whole grid's.
         """
-        status, implied = _propagate(self.solver, assumptions)
+        status, implied = propagate(self.solver, assumptions)
         if not status:
             raise AssertionError("the layout itself satisfies every clue")
         settled = np.zeros(self.answer.size + 1, dtype=bool)
@@ -1040,7 +1031,7 @@ class _Region:
             return "removable"
         if self.whole:
             return "needed"
-        status, implied = _propagate(self.solver, [*assumptions, self.fix])
+        status, implied = propagate(self.solver, [*assumptions, self.fix])
         settled[:] = False
         implied_cells = np.abs(np.array(implied, dtype=np.int64))
         settled[implied_cells[implied_cells <= self.answer.size]] = True

@@ -26,9 +26,10 @@ import numpy as np
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import InvalidInput, WrongType
+from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.puzzle import Puzzle
-from msanalysis.reconstruction import NumberGrid, Reconstruction
+from msanalysis.reconstruction import Reconstruction
 
 __all__ = ["DEFAULT_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "Svg", "board",
            "probability_colour", "replay"]

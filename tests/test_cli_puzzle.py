@@ -10,8 +10,9 @@ from typer.testing import CliRunner
 
 from msanalysis.board import Board
 from msanalysis.cli import app
+from msanalysis.numbergrid import NumberGrid
 from msanalysis.puzzle import Puzzle
-from msanalysis.reconstruction import NumberGrid, reconstruct
+from msanalysis.reconstruction import reconstruct
 
 TATHAM = Path(__file__).resolve().parent.parent / "puzzles" / "tatham"
 runner = CliRunner()

@@ -23,8 +23,8 @@ LAYERS = {
 }
 MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
          "_toollib"}
-ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "reconstruction",
-          "tracker", "bitlogic", "puzzle", "sampling"}
+ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "numbergrid",
+          "gridlogic", "solverwatch", "reconstruction", "tracker", "bitlogic", "puzzle", "sampling"}
 FACES = {"text", "svg", "cli", "explorer"}
 
 

@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 from msanalysis import puzzle as puzzle_module
 from msanalysis.board import Board
 from msanalysis.errors import AnalysisTooHard, ParseError
+from msanalysis.numbergrid import RULES, NumberGrid
 from msanalysis.puzzle import GRADES, Puzzle, grade, make_puzzle
-from msanalysis.reconstruction import RULES, NumberGrid, reconstruct
+from msanalysis.reconstruction import reconstruct
 
 TATHAM = Path(__file__).resolve().parent.parent / "puzzles" / "tatham"
 TATHAM_ANSWERS = json.loads((TATHAM / "answers.json").read_text())

@@ -235,7 +235,7 @@ SEED_003 = "\n".join(line for line in SEED_003_FILE.read_text().splitlines()
 
 
 def test_number_grid_shows_clues_and_raises_unknown_ones():
-    from msanalysis.reconstruction import NumberGrid
+    from msanalysis.numbergrid import NumberGrid
 
     grid = NumberGrid.from_text("1?1\n1?1", rule="classic")
     root = parse(svg.board(grid, size=SIZE, coordinates=False))
