@@ -235,7 +235,7 @@ class Explorer(anywidget.AnyWidget):
             p = analysis.exact_probability(cell)
         except InvalidInput:
             return ""
-        return f"{fraction_text(p)} ({svg._percent(float(p))})"
+        return f"{fraction_text(p)} ({svg.cell_percent(float(p))})"
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self, source: Any) -> None:
@@ -455,7 +455,7 @@ class Explorer(anywidget.AnyWidget):
         text = ""
         if len(found) == 1 and probabilities:
             p = probabilities[0]
-            text = f"{_short_fraction(p)} ({svg._percent(float(p))})"
+            text = f"{_short_fraction(p)} ({svg.cell_percent(float(p))})"
         return [str(kind), cell[0], cell[1], verdict, text]
 
     # -- explanations ----------------------------------------------------------------------------
@@ -567,8 +567,8 @@ class Explorer(anywidget.AnyWidget):
             elif probabilities is not None:
                 p = float(probabilities[first])
                 colour = svg.probability_colour(p)
-                ink = "#ffffff" if svg._is_dark(colour) else "#000000"
-                table[str(key)] = ["p", colour, svg._percent(p), ink]
+                ink = "#ffffff" if svg.is_dark(colour) else "#000000"
+                table[str(key)] = ["p", colour, svg.cell_percent(p), ink]
             else:
                 table[str(key)] = ["", svg._FACE, "", ""]
         best = analysis.best_guess if analysis.exact and analysis.requires_guess else None

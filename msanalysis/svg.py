@@ -134,13 +134,26 @@ def probability_colour(p: float) -> str:
     return "#bd0026"  # pragma: no cover - p is clamped to 1.0 above
 
 
-def _is_dark(colour: str) -> bool:
+def is_dark(colour: str) -> bool:
+    """Whether text on ``colour`` (``#rrggbb``) reads better in white than in black.
+
+    Examples
+    --------
+    >>> is_dark("#000080"), is_dark("#ffff00")
+    (True, False)
+    """
     r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
     return 0.299 * r + 0.587 * g + 0.114 * b < 140
 
 
-def _percent(p: float) -> str:
-    """The percentage written in a cell; never rounds a possible mine to 0% or a doubt to 100%."""
+def cell_percent(p: float) -> str:
+    """The percentage written in a cell; never rounds a possible mine to 0% or a doubt to 100%.
+
+    Examples
+    --------
+    >>> cell_percent(0.254), cell_percent(0.001), cell_percent(0.998), cell_percent(1)
+    ('25%', '<1%', '>99%', '100%')
+    """
     value = round(p * 100)
     if value == 0 and p > 0:
         return "<1%"
@@ -421,10 +434,10 @@ def _draw_marks(canvas: _Canvas) -> None:
             elif (state == HIDDEN and probabilities is not None
                   and not math.isnan(probabilities[row, col])):
                 p = float(probabilities[row, col])
-                label = _percent(p)
+                label = cell_percent(p)
                 # Shrink longer labels so that "<1%" and ">99%" fit in the cell too.
                 scale = {2: 0.42, 3: 0.37}.get(len(label), 0.3)
-                ink = "#ffffff" if _is_dark(probability_colour(p)) else "#000000"
+                ink = "#ffffff" if is_dark(probability_colour(p)) else "#000000"
                 canvas.text(row, col, label, fill=ink, scale=scale)
     canvas.add('</g>')
 
@@ -713,7 +726,7 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
     canvas.add(f'<g font-family={quoteattr(_FONT)} text-anchor="middle">')
     for number, judgement in enumerate(guesses, start=1):
         p = judgement.probability
-        ink = "#ffffff" if p is not None and _is_dark(probability_colour(float(p))) else "#000000"
+        ink = "#ffffff" if p is not None and is_dark(probability_colour(float(p))) else "#000000"
         label = str(number)
         row, col = judgement.cell
         canvas.text(row, col, label, fill=ink, scale=0.62 if len(label) < 3 else 0.45, bold=True)
