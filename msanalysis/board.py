@@ -670,7 +670,12 @@ class Board:
     @cached_property
     def _island_labels(self) -> tuple[np.ndarray, int]:
         """Label the islands: (labels, count), 0 = not a numbered cell beside no opening."""
-        return label_regions(~self._mask & ~self._border_of_openings)
+        return label_regions(self._lonely)
+
+    @cached_property
+    def _lonely(self) -> np.ndarray:
+        """The numbered safe cells beside no opening: each is one click of the 3BV."""
+        return ~self._mask & ~self._border_of_openings
 
     @cached_property
     def islands(self) -> int:
@@ -707,8 +712,7 @@ class Board:
         """
         labels, _ = self._zero_labels
         solved = len(np.unique(labels[revealed & (labels > 0)]))
-        lonely = ~self._mask & ~self._border_of_openings
-        return solved + int(np.count_nonzero(lonely & revealed))
+        return solved + int(np.count_nonzero(self._lonely & revealed))
 
     # -- value semantics ----------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:

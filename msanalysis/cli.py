@@ -29,6 +29,7 @@ from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
     MsanalysisError,
+    deadline_after,
     printable,
     seconds_left,
 )
@@ -460,11 +461,11 @@ def analyze_command(
             fail(f"{file} is a board (a mine layout), not a position: 'show' and 'metrics' read "
                  "boards, 'solvable' plays one")
         position = item if mines is None else item.with_total_mines(mines)
-        start = time.perf_counter()
+        deadline = deadline_after(time_limit)  # the explanation's too
         analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
         explanation: Explanation | str | None = None
         if cell is not None:
-            explanation = explain_or_why_not(analysis, cell, start + time_limit)
+            explanation = explain_or_why_not(analysis, cell, deadline)
     if as_json:
         data = analysis.to_dict()
         if isinstance(explanation, Explanation):

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import InvalidInput, as_time_limit
+from msanalysis.errors import InvalidInput, as_time_limit, deadline_after
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
@@ -499,7 +499,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     time_limit = as_time_limit(time_limit)
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
+    deadline = deadline_after(time_limit)
     results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask, replays=replays)
     try:
         with _timer(time_limit):
