@@ -88,9 +88,7 @@ def analyse(position: Position, *, ignore_flags: bool = False,
 
 def _palette() -> dict[str, Any]:
     """The colours of :mod:`msanalysis.svg`, for the browser to draw with."""
-    return {"face": svg._FACE, "grid": svg._GRID_LINE, "safe": svg._SAFE_FILL,
-            "mine": svg._MINE_FILL, "highlight": svg._HIGHLIGHT, "clue": svg._CLUE,
-            "guess": svg._GUESS, "font": svg._FONT,
+    return {**svg.PALETTE,
             "numbers": {str(n): colour for n, colour in svg.NUMBER_COLOURS.items()}}
 
 
@@ -150,7 +148,7 @@ class Explorer(anywidget.AnyWidget):
     _board = traitlets.Dict().tag(sync=True)
     _patch = traitlets.Dict().tag(sync=True)
     _replay: traitlets.List[list[Any]] = traitlets.List().tag(sync=True)
-    _defs = traitlets.Unicode(svg._DEFS).tag(sync=True)
+    _defs = traitlets.Unicode(svg.SYMBOLS).tag(sync=True)
     _palette = traitlets.Dict(_palette()).tag(sync=True)
     _rules = traitlets.List(list(RULES)).tag(sync=True)
 
@@ -561,16 +559,16 @@ class Explorer(anywidget.AnyWidget):
             keys[flat] = key
             first = cells[0]
             if first in analysis.forced_safe:
-                table[str(key)] = ["safe", svg._SAFE_FILL, "", ""]
+                table[str(key)] = ["safe", svg.PALETTE["safe"], "", ""]
             elif first in analysis.forced_mines:
-                table[str(key)] = ["mine", svg._MINE_FILL, "", ""]
+                table[str(key)] = ["mine", svg.PALETTE["mine"], "", ""]
             elif probabilities is not None:
                 p = float(probabilities[first])
                 colour = svg.probability_colour(p)
                 ink = "#ffffff" if svg.is_dark(colour) else "#000000"
                 table[str(key)] = ["p", colour, svg.cell_percent(p), ink]
             else:
-                table[str(key)] = ["", svg._FACE, "", ""]
+                table[str(key)] = ["", svg.PALETTE["face"], "", ""]
         best = analysis.best_guess if analysis.exact and analysis.requires_guess else None
         if best is not None:
             extras["best"] = best[0] * width + best[1]

@@ -19,6 +19,7 @@ import itertools
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
@@ -31,8 +32,8 @@ from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.puzzle import Puzzle
 from msanalysis.reconstruction import Reconstruction
 
-__all__ = ["DEFAULT_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "Svg", "board",
-           "probability_colour", "replay"]
+__all__ = ["DEFAULT_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "PALETTE", "SYMBOLS",
+           "Svg", "board", "probability_colour", "replay"]
 
 
 class Svg(str):
@@ -72,6 +73,13 @@ _NINE = "#000000"
 _PAPER = "#ffffff"         # the empty cells of a puzzle, as printed
 _FONT = "Tahoma, Verdana, 'DejaVu Sans', Arial, Helvetica, sans-serif"
 
+PALETTE: Mapping[str, str] = MappingProxyType({
+    "face": _FACE, "grid": _GRID_LINE, "safe": _SAFE_FILL, "mine": _MINE_FILL,
+    "highlight": _HIGHLIGHT, "clue": _CLUE, "guess": _GUESS, "font": _FONT})
+"""The colours (and the font) of the pictures by what they show, read-only: hidden cells
+(``face``), lines between revealed cells, forced safe cells and forced mines, highlighted cells,
+the clues of an explanation, the best guess. :mod:`msanalysis.explorer` draws with the same."""
+
 # Colour ramp for mine probabilities (ColorBrewer YlOrRd): pale where a mine is unlikely, dark
 # red where it is likely, so risk reads at a glance and stays distinct from the green of safety.
 _RAMP = [(0.0, (255, 255, 204)), (0.2, (254, 217, 118)), (0.4, (254, 178, 76)),
@@ -80,7 +88,7 @@ _RAMP = [(0.0, (255, 255, 204)), (0.2, (254, 217, 118)), (0.4, (254, 178, 76)),
 # Symbols are drawn once in <defs> on a 100x100 box and placed with <use>; this keeps an expert
 # picture small. Their ids are the same in every picture with the same content, so several
 # pictures inline in one Jupyter page cannot pick up each other's definitions by mistake.
-_DEFS = (
+SYMBOLS = (
     '<defs>'
     '<symbol id="msanalysis-raised" viewBox="0 0 100 100">'
     '<polygon points="0,0 100,0 88,12 12,12 12,88 0,100" fill="#ffffff" fill-opacity="0.85"/>'
@@ -109,6 +117,8 @@ _DEFS = (
     + '</linearGradient>'
     '</defs>'
 )
+"""The ``<defs>`` every picture starts with: the raised face, flag, mine and tick symbols and the
+probability ramp, referred to by their ids (``msanalysis-flag`` and so on)."""
 
 
 def _num(value: float) -> str:
@@ -762,4 +772,4 @@ def _document(canvas: _Canvas, total_width: float, total_height: float) -> Svg:
     width, height = _num(math.ceil(total_width + 1)), _num(math.ceil(total_height + 1))
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
             f'version="1.1" width="{width}" height="{height}" viewBox="0 0 {width} {height}">')
-    return Svg(head + _DEFS + "".join(canvas.parts) + "</svg>")
+    return Svg(head + SYMBOLS + "".join(canvas.parts) + "</svg>")

@@ -299,13 +299,24 @@ def test_analysis_draws_forced_cells_and_every_other_hidden_cell_with_its_percen
     assert analysis._repr_svg_() == svg.board(analysis)
 
 
+def test_the_palette_is_what_the_pictures_draw_with_and_cannot_be_changed():
+    from msanalysis.analysis import analyze
+
+    picture = svg.board(analyze(COUNT_ENDGAME), size=SIZE)
+    for role in ("face", "safe", "mine", "font"):
+        assert svg.PALETTE[role] in picture
+    assert svg.SYMBOLS in picture
+    with pytest.raises(TypeError):
+        svg.PALETTE["safe"] = "#000000"  # type: ignore[index]
+
+
 def test_analysis_that_requires_a_guess_marks_the_best_guess():
     from msanalysis.analysis import analyze
 
     analysis = analyze(Position.from_text("mines: 2\n1??\n???"))
     assert analysis.requires_guess
     picture = svg.board(analysis, size=SIZE, coordinates=False)
-    assert outlines(parse(picture), "#8a2be2") == [analysis.best_guess]
+    assert outlines(parse(picture), svg.PALETTE["guess"]) == [analysis.best_guess]
     assert f"best guess {analysis.best_guess}".replace("(", "(") in picture
 
 
