@@ -22,6 +22,7 @@ import numpy as np
 from msanalysis.board import Board, Cell
 from msanalysis.counting import ComponentCount, Problem, count_component, join
 from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.sat import problem_verdicts
 
 __all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
 
@@ -249,11 +250,9 @@ class _Component:
         """The tracker's rough bounds on the mines of the component (the same by shape)."""
         bounds = _BOUNDS.get(self.shape)
         if bounds is None:
-            from msanalysis.tracker import _mine_bounds
-
             if len(_BOUNDS) > _CACHE_LIMIT:
                 _BOUNDS.clear()
-            bounds = _BOUNDS[self.shape] = _mine_bounds(self.problem)
+            bounds = _BOUNDS[self.shape] = self.problem.mine_bounds()
         return bounds
 
 
@@ -602,8 +601,6 @@ class _Play:
     def _components_step(self) -> int:
         """The cells a component's clues decide together: the first component that decides
         any, counted when small, by SAT from the true layout when large."""
-        from msanalysis.tracker import _sat_verdicts
-
         self._regroup()
         components = self.components
         if not self.first_only:
@@ -617,12 +614,12 @@ class _Play:
                 continue
             boxes = component.boxes
             if component.count is None and len(boxes) > _COUNT_BOXES:
-                verdicts = _sat_verdicts(component.problem, self._model(boxes))
+                verdicts = problem_verdicts(component.problem, self._model(boxes))
             else:
                 try:
                     counted = self._count_of(component)
                 except AnalysisTooHard:
-                    verdicts = _sat_verdicts(component.problem, self._model(boxes))
+                    verdicts = problem_verdicts(component.problem, self._model(boxes))
                 else:
                     total = counted.total
                     verdicts = [-1 if sum(m) == 0 else 1 if sum(m) == size * total else 0

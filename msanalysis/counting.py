@@ -103,6 +103,32 @@ class Problem:
         """Cells of each box."""
         return [len(box) for box in self.boxes]
 
+    def mine_bounds(self) -> tuple[int, int]:
+        """Fewest and most mines the layouts may hold, roughly, without counting them.
+
+        At least the needs of clues with no box in common (taken greedily, largest first); at
+        most every cell, and at most the sum of the needs (every box lies under a clue, as in a
+        position's components). Cheap bounds that let the mine count
+        rule a component out (or in) before anyone counts it.
+
+        Examples
+        --------
+        Two 1s over separate pairs of cells, and a 2 over both pairs:
+
+        >>> p = Problem.from_clues([((0, 1), 1, [(0, 0), (0, 2)]),
+        ...                         ((2, 1), 1, [(2, 0), (2, 2)]),
+        ...                         ((1, 1), 2, [(0, 0), (0, 2), (2, 0), (2, 2)])])
+        >>> p.mine_bounds()
+        (2, 4)
+        """
+        taken: set[int] = set()
+        low = 0
+        for need, scope in sorted(zip(self.needs, self.scopes), reverse=True):
+            if taken.isdisjoint(scope):
+                low += need
+                taken.update(scope)
+        return low, min(sum(len(box) for box in self.boxes), sum(self.needs))
+
     @classmethod
     def of_component(cls, constraints: Constraints, component: Component) -> Problem:
         """The problem of one component of a position (boxes in ``component.box_ids`` order)."""

@@ -23,6 +23,7 @@ from pysat.solvers import Solver
 
 from msanalysis.board import Cell, as_cell
 from msanalysis.constraints import Constraints, build, settle
+from msanalysis.counting import Problem
 from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
@@ -33,7 +34,8 @@ from msanalysis.errors import (
 )
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
-__all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency"]
+__all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency",
+           "problem_verdicts"]
 
 
 @dataclass(frozen=True)
@@ -753,3 +755,56 @@ def _explaining_core(constraints: Constraints, guarded: _Guarded, cell: Cell,
     if not minimal:
         raise _OutOfTime
     return core, is_mine
+
+
+def problem_verdicts(problem: Problem, model: list[bool] | None = None) -> list[int] | None:
+    """Per box of ``problem``: 1 mines, -1 safe, 0 either way, by SAT; None when nothing fits.
+
+    The clues alone decide (no mine count, no deadline): the problems the tracker and the
+    bit boards ask about are single components, small and quick.
+
+    Parameters
+    ----------
+    problem : Problem
+        The boxes and the clues over them.
+    model : list of bool, optional
+        A layout known to fit, cell by cell in box order. It answers half of the questions
+        without a call: each box is asked only whether it can be the other way.
+
+    Examples
+    --------
+    A 1 over two cells, and a 2 over the second and a third: the 2 needs both, which leaves the
+    first safe; with the 1 made a 0, nothing fits.
+
+    >>> p = Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1)]), ((1, 2), 2, [(0, 1), (0, 2)])])
+    >>> problem_verdicts(p)
+    [-1, 1, 1]
+    >>> problem_verdicts(p.with_need(0, 0)) is None
+    True
+    """
+    box_vars: list[list[int]] = []
+    top = 0
+    for box in problem.boxes:
+        box_vars.append(list(range(top + 1, top + 1 + len(box))))
+        top += len(box)
+    with Solver(name="mc") as solver:
+        for scope, need in zip(problem.scopes, problem.needs):
+            _exactly(solver, [v for b in scope for v in box_vars[b]], need)
+        if model is None:
+            return _decide(solver, [vs[0] for vs in box_vars], _Clock(None))
+        # A box's cells are interchangeable: one with a mine and one without leave it open.
+        first = [(model[vs[0] - 1], all(model[v - 1] == model[vs[0] - 1] for v in vs))
+                 for vs in box_vars]
+        result = [0] * len(box_vars)
+        still = [i for i, (_, same) in enumerate(first) if same]
+        while still:
+            i = still.pop()
+            var = box_vars[i][0]
+            value = first[i][0]
+            if solver.solve(assumptions=[-var if value else var]):
+                seen = solver.get_model()
+                still = [j for j in still if (seen[box_vars[j][0] - 1] > 0) == first[j][0]]
+            else:
+                result[i] = 1 if value else -1
+                solver.add_clause([var if value else -var])
+        return result

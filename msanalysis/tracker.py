@@ -52,6 +52,7 @@ from msanalysis.errors import (
 from msanalysis.game import Game, GameStatus
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, windows_xp_move
+from msanalysis.sat import problem_verdicts
 from msanalysis.whole import Analysis, analyze_constraints
 
 __all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker"]
@@ -1122,7 +1123,7 @@ class Tracker:
             verdicts = None
             if (component.count is None and len(problem.boxes) > _COUNT_BOXES
                     and not self._counts_wanted):
-                verdicts = _sat_verdicts(problem, self._model(problem))
+                verdicts = problem_verdicts(problem, self._model(problem))
                 if verdicts is None:
                     self._broken = True
                     return
@@ -1133,7 +1134,7 @@ class Tracker:
                     self._broken = True
                     return
                 except AnalysisTooHard:
-                    verdicts = _sat_verdicts(problem, self._model(problem))
+                    verdicts = problem_verdicts(problem, self._model(problem))
                     if verdicts is None:
                         self._broken = True
                         return
@@ -1166,7 +1167,7 @@ class Tracker:
         # Bounds that need no counting first: most of a game, they leave the count loose.
         low = high = 0
         for component in self._components:
-            a, b = _mine_bounds(component.problem)
+            a, b = component.problem.mine_bounds()
             low += a
             high += b
         if high <= remaining - 1 and low >= remaining - sea + 1:
@@ -1505,53 +1506,3 @@ class TrackedAnalysis(Analysis):
             return True
         return len(self.forced_mines) == self._unknown
 
-
-def _mine_bounds(problem: Problem) -> tuple[int, int]:
-    """Fewest and most mines the layouts of ``problem`` may hold, roughly: the needs of clues
-    with no box in common (greedy, largest first) at least; at most its cells, and at most the
-    sum of its clues' needs."""
-    taken: set[int] = set()
-    low = 0
-    for need, scope in sorted(zip(problem.needs, problem.scopes), reverse=True):
-        if taken.isdisjoint(scope):
-            low += need
-            taken.update(scope)
-    return low, min(sum(len(box) for box in problem.boxes), sum(problem.needs))
-
-
-def _sat_verdicts(problem: Problem, model: list[bool] | None = None) -> list[int] | None:
-    """Per box of ``problem``: 1 mines, -1 safe, 0 either, by SAT; None when nothing fits.
-
-    ``model``, a layout known to fit (cell by cell, box by box), answers half of the questions
-    without a call: each box is asked only whether it can be the other way.
-    """
-    from pysat.solvers import Solver
-
-    from msanalysis.sat import _Clock, _decide, _exactly
-
-    box_vars: list[list[int]] = []
-    top = 0
-    for box in problem.boxes:
-        box_vars.append(list(range(top + 1, top + 1 + len(box))))
-        top += len(box)
-    with Solver(name="mc") as solver:
-        for scope, need in zip(problem.scopes, problem.needs):
-            _exactly(solver, [v for b in scope for v in box_vars[b]], need)
-        if model is None:
-            return _decide(solver, [vs[0] for vs in box_vars], _Clock(None))
-        # A box's cells are interchangeable: one with a mine and one without leave it open.
-        first = [(model[vs[0] - 1], all(model[v - 1] == model[vs[0] - 1] for v in vs))
-                 for vs in box_vars]
-        result = [0] * len(box_vars)
-        still = [i for i, (_, same) in enumerate(first) if same]
-        while still:
-            i = still.pop()
-            var = box_vars[i][0]
-            value = first[i][0]
-            if solver.solve(assumptions=[-var if value else var]):
-                seen = solver.get_model()
-                still = [j for j in still if (seen[box_vars[j][0] - 1] > 0) == first[j][0]]
-            else:
-                result[i] = 1 if value else -1
-                solver.add_clause([var if value else -var])
-        return result

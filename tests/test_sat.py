@@ -168,3 +168,55 @@ def test_a_time_limit_is_a_positive_number_of_seconds():
     assert explain(position, (0, 1), time_limit=float("inf")).verdict == "safe"
     with pytest.raises(InvalidInput, match=r"cell \(-1, 1\) is off the 4x3 board"):
         explain(position, (-1, 1))
+
+
+def _random_problems(count: int, seed: int):
+    """Small problems with random boxes, scopes and needs, many with no layout at all; every
+    box under some clue, as in a position."""
+    import random
+
+    from msanalysis.counting import Problem
+
+    rng = random.Random(seed)
+    for _ in range(count):
+        sizes = [rng.randint(1, 3) for _ in range(rng.randint(1, 5))]
+        boxes = tuple(tuple((b, k) for k in range(size)) for b, size in enumerate(sizes))
+        covered = [set(rng.sample(range(len(sizes)), rng.randint(1, len(sizes))))
+                   for _ in range(rng.randint(1, 4))]
+        for b in set(range(len(sizes))).difference(*covered):
+            rng.choice(covered).add(b)
+        scopes = tuple(tuple(sorted(scope)) for scope in covered)
+        needs = tuple(rng.randint(0, sum(sizes[b] for b in scope)) for scope in scopes)
+        yield Problem(boxes, scopes, needs)
+
+
+def _fits(problem, mines_per_box) -> bool:
+    return all(sum(mines_per_box[b] for b in scope) == need
+               for scope, need in zip(problem.scopes, problem.needs))
+
+
+def test_problem_verdicts_and_mine_bounds_match_every_layout():
+    """Per box, the verdict is what every fitting choice of its mines says, with and without a
+    model to start from; the rough bounds hold every fitting total."""
+    from msanalysis.sat import problem_verdicts
+
+    checked = 0
+    for problem in _random_problems(400, seed=7):
+        fitting = [k for k in itertools.product(*(range(n + 1) for n in problem.sizes))
+                   if _fits(problem, k)]
+        verdicts = problem_verdicts(problem)
+        if not fitting:
+            assert verdicts is None
+            continue
+        checked += 1
+        expected = [1 if all(k[b] == n for k in fitting) else
+                    -1 if all(k[b] == 0 for k in fitting) else 0
+                    for b, n in enumerate(problem.sizes)]
+        assert verdicts == expected
+        # A model with the mines of each box at the front of it, as the tracker's are not.
+        for k in (fitting[0], fitting[-1]):
+            model = [j < k[b] for b, n in enumerate(problem.sizes) for j in range(n)]
+            assert problem_verdicts(problem, model) == expected
+        low, high = problem.mine_bounds()
+        assert low <= min(map(sum, fitting)) and max(map(sum, fitting)) <= high
+    assert checked > 100
