@@ -20,8 +20,9 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from msanalysis.board import Board, Cell
-from msanalysis.counting import ComponentCount, Problem, count_component, join
+from msanalysis.counting import ComponentCount, Problem, count_component
 from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.joining import join
 from msanalysis.sat import problem_verdicts
 
 __all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]

@@ -5,7 +5,7 @@
 together over the mine count with exact integer polynomials, and then draws a whole layout:
 every layout consistent with the position comes out with the same probability. The rollouts of
 :mod:`msanalysis.play.rollout` play positions out on such layouts. Counting without drawing is
-:mod:`msanalysis.counting`'s job.
+:mod:`msanalysis.counting`'s and :mod:`msanalysis.joining`'s job.
 """
 
 from __future__ import annotations

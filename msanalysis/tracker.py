@@ -30,17 +30,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_int, cell_table, check_size, neighbour_counts
 from msanalysis.constraints import Constraints, build
-from msanalysis.counting import (
-    ComponentCount,
-    Count,
-    Joined,
-    Problem,
-    count,
-    count_component,
-    count_of_parts,
-    join,
-    polynomial_product,
-)
+from msanalysis.counting import ComponentCount, Problem, count_component
 from msanalysis.errors import (
     AnalysisTooHard,
     IllegalMove,
@@ -50,6 +40,7 @@ from msanalysis.errors import (
     deadline_after,
 )
 from msanalysis.game import Game, GameStatus
+from msanalysis.joining import Count, Joined, count, count_of_parts, join, polynomial_product
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.rules import FirstClick, windows_xp_move
 from msanalysis.sat import problem_verdicts
@@ -162,7 +153,7 @@ class Tracker:
     at the changed clues and their neighbours; a component is counted again only when one of
     its clues changed, and counts are remembered by problem, so a component seen before costs
     a dictionary look-up. The mine count joins the components at the end
-    (:func:`msanalysis.counting.join`).
+    (:func:`msanalysis.joining.join`).
     """
 
     _game: Game | None
@@ -1302,7 +1293,7 @@ class Tracker:
         return parts, join(parts, len(self._sea), self.total_mines - self._known_mines)
 
     def _whole_count(self, constraints: Constraints) -> Count | None:
-        """:func:`msanalysis.counting.count` of ``constraints``, the whole position now, made
+        """:func:`msanalysis.joining.count` of ``constraints``, the whole position now, made
         from the tracker's own component counts instead of counting again.
 
         A component of the whole position holds the tracker's components it joins (cells

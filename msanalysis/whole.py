@@ -22,7 +22,6 @@ import numpy as np
 
 from msanalysis.board import Cell, as_cell
 from msanalysis.constraints import Component, Constraints, build
-from msanalysis.counting import Count, count
 from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
@@ -32,6 +31,7 @@ from msanalysis.errors import (
     seconds_left,
 )
 from msanalysis.exact import decimal
+from msanalysis.joining import Count, count
 from msanalysis.position import FLAG, MINE, Position
 from msanalysis.sat import Explanation, explain, find_forced, inconsistency
 
@@ -96,7 +96,7 @@ class Analysis:
 
     @property
     def counts(self) -> Count:
-        """The exact counts behind the probabilities (see :class:`msanalysis.counting.Count`).
+        """The exact counts behind the probabilities (see :class:`msanalysis.joining.Count`).
 
         Raises
         ------

@@ -1,4 +1,4 @@
-"""Tests for msanalysis.counting against the brute-force reference."""
+"""Tests for msanalysis.counting and msanalysis.joining against the brute-force reference."""
 
 from __future__ import annotations
 
@@ -13,18 +13,11 @@ import pytest
 from networkx.algorithms.approximation import treewidth_min_degree
 
 import msanalysis.counting as counting
+import msanalysis.joining as joining
 from msanalysis.constraints import build
-from msanalysis.counting import (
-    Backdrop,
-    ComponentCount,
-    Problem,
-    count,
-    count_by_need,
-    count_component,
-    join,
-    together,
-)
+from msanalysis.counting import ComponentCount, Problem, count_by_need, count_component
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.joining import Backdrop, count, join, together
 from msanalysis.position import HIDDEN, Position
 from reference import all_layouts, enumerate_layouts, game_positions
 
@@ -188,7 +181,7 @@ def test_a_comb_of_the_sea_that_cannot_end_in_time_is_not_begun(monkeypatch):
     def no_comb(n, k):
         raise AssertionError("the comb was begun")
 
-    monkeypatch.setattr(counting, "comb", no_comb)
+    monkeypatch.setattr(joining, "comb", no_comb)
     # 600x600 with 72,000 mines: 78,200 digits, 0.2 s at least.
     position = Position(np.full((600, 600), HIDDEN, dtype=np.int8), 72_000)
     with pytest.raises(AnalysisTooHard, match="a number of 78,200 digits"):

@@ -23,7 +23,7 @@ LAYERS = {
 }
 MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "formats", "replay",
          "_toollib"}
-ENGINE = {"constraints", "sat", "counting", "whole", "analysis", "obvious", "numbergrid",
+ENGINE = {"constraints", "sat", "counting", "joining", "whole", "analysis", "obvious", "numbergrid",
           "gridlogic", "solverwatch", "reconstruction", "tracker", "bitlogic", "puzzle", "sampling"}
 FACES = {"text", "svg", "cli", "explorer"}
 

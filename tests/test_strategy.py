@@ -384,7 +384,8 @@ def test_remembered_guesses_are_the_guesses_made_afresh(monkeypatch):
 def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     # Against the plain reading, on the parts' product: the sea's share for every total the
     # parts may hold; when some total is ruled out, join them and look for a box with no mine.
-    from msanalysis.counting import ComponentCount, join, together
+    from msanalysis.counting import ComponentCount
+    from msanalysis.joining import join, together
     from msanalysis.play.outlook import _count_forces_safe, _held, _held_together
 
     def plain(parts, sea, remaining):

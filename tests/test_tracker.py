@@ -193,7 +193,7 @@ def test_whole_counts_come_from_the_tracker():
     # Proven cells join the tracker's components into the position's: the counts made from the
     # tracker's parts equal counting the position again, and most positions need no counting.
     from msanalysis.constraints import build
-    from msanalysis.counting import count
+    from msanalysis.joining import count
 
     made = merged = 0
     for seed in range(3):

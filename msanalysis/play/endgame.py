@@ -1,7 +1,7 @@
 """Exact play of a small endgame: the first click of the sequence of clicks that wins most often.
 
 When few layouts are left (a thousand or so), they can all be listed
-(:meth:`msanalysis.counting.Count.layouts`) and every sequence of clicks searched: what each click
+(:meth:`msanalysis.joining.Count.layouts`) and every sequence of clicks searched: what each click
 would show in each layout, cascades included, splits the layouts into the ones the player could
 still tell apart. :class:`Endgame` does that search; the ``best`` strategy plays its first click.
 """

@@ -15,7 +15,7 @@ whose mine would complete it (its *enabler*).
 
 The idea and its weight come from JSMinesweeper's "50/50 influence"; the counts here are our
 exact counts of the position with the formation's mines fixed
-(:meth:`msanalysis.counting.Count.solutions_fixing`).
+(:meth:`msanalysis.joining.Count.solutions_fixing`).
 """
 
 from __future__ import annotations

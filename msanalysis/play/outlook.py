@@ -4,7 +4,7 @@ For a position that needs a guess, :class:`Outlook` takes a candidate cell and, 
 it may show, counts the layouts that show it, says whether some other cell then becomes safe
 (*progress*) and how safe the next guess would be otherwise. Only the components the cell
 touches are counted again; the others keep their counts and everything is joined over the mine
-count with the sea, as :func:`msanalysis.counting.count` does.
+count with the sea, as :func:`msanalysis.joining.count` does.
 """
 
 from __future__ import annotations
@@ -15,16 +15,9 @@ from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
 from msanalysis.board import Cell, neighbours
-from msanalysis.counting import (
-    Backdrop,
-    ComponentCount,
-    Problem,
-    count_by_need,
-    count_component,
-    join,
-    together,
-)
+from msanalysis.counting import ComponentCount, Problem, count_by_need, count_component
 from msanalysis.errors import InconsistentPosition
+from msanalysis.joining import Backdrop, join, together
 
 __all__ = ["Outcome", "Outlook"]
 
@@ -36,7 +29,7 @@ class Outlook:
     differs from the current one only in the components ``c`` touches: those are counted again,
     once for every ``v`` together (with :func:`msanalysis.counting.count_by_need`, the cell's
     own clue left open), the others keep their counts, and all are joined over the mine count
-    with the sea, as :func:`msanalysis.counting.count` does.
+    with the sea, as :func:`msanalysis.joining.count` does.
 
     Parameters
     ----------
