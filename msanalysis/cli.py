@@ -783,10 +783,11 @@ def _replay_row(path: Path, result) -> dict:
 
 
 def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None,
-                       deadline: float) -> None:
+                       deadline: float | None) -> None:
     """The position before each risky click (and its picture), and the picture of the game.
 
-    The pictures' analyses share the replay's ``deadline`` (a :func:`time.perf_counter` value).
+    The pictures' analyses share the replay's ``deadline`` (a :func:`time.perf_counter` value;
+    None for none).
     """
     from msanalysis import svg
     from msanalysis.analysis import analyze
@@ -810,7 +811,7 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
 
 
 def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
-                   time_limit: float = 600.0) -> dict:
+                   time_limit: float = 600.0, format: str | None = None) -> dict:
     """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error",
     "code"}`` (the exit status it calls for).
 
@@ -821,8 +822,8 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
 
     path = Path(file)
     try:
-        replay = load_replay(path)
-        deadline = time.perf_counter() + time_limit
+        replay = load_replay(path, format=format)
+        deadline = deadline_after(time_limit)
         result = analyze_replay(replay, time_limit=time_limit)
         _write_guess_files(path, result, positions, pictures, deadline)
     except FileNotFoundError as error:
@@ -843,7 +844,7 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
 
 
 def _replay_reports(files: list[str], positions: str | None, pictures: str | None, jobs: int,
-                    dask: str | None, time_limit: float) -> Iterator[dict]:
+                    dask: str | None, time_limit: float, format: str | None) -> Iterator[dict]:
     """Reports in the order of ``files``, from this process, local workers or a Dask cluster."""
     if dask is not None:
         from msanalysis.play.bench import dask_client
@@ -854,7 +855,8 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         futures = []
         try:
             futures = client.map(_replay_report, files, [positions] * len(files),
-                                 [pictures] * len(files), [time_limit] * len(files), pure=False)
+                                 [pictures] * len(files), [time_limit] * len(files),
+                                 [format] * len(files), pure=False)
             done: dict[str, dict] = {}
             for future in as_completed(futures):
                 report = future.result()
@@ -868,14 +870,24 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         return
     if jobs == 1 or len(files) == 1:
         for file in files:
-            yield _replay_report(file, positions, pictures, time_limit)
+            yield _replay_report(file, positions, pictures, time_limit, format)
         return
     import multiprocessing
     from functools import partial
 
     with multiprocessing.Pool(min(jobs, len(files))) as pool:
         yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures,
-                                     time_limit=time_limit), files)
+                                     time_limit=time_limit, format=format), files)
+
+
+class ReplayFormat(StrEnum):
+    """The formats ``replay --format`` names (see :data:`msanalysis.replay.REPLAY_FORMATS`)."""
+
+    avf = "avf"
+    rmv = "rmv"
+    evf = "evf"
+    mvf = "mvf"
+    jsonl = "jsonl"
 
 
 @app.command("replay")
@@ -898,6 +910,9 @@ def replay_command(
         "files.")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Seconds allowed for each replay (exit 3 when one runs out).")] = 600.0,
+    format: Annotated[Optional[ReplayFormat], typer.Option(
+        "--format", case_sensitive=False, help="Read every FILE as this format, whatever its "
+        "name says (standard input is read as jsonl otherwise).")] = None,
 ) -> None:
     """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
     from msanalysis.play.bench import check_jobs
@@ -915,7 +930,8 @@ def replay_command(
         fail("standard input (-) is read by this process only: judge it without --jobs and "
              "--dask")
     reports = _replay_reports(names, None if positions is None else str(positions),
-                              None if svg is None else str(svg), jobs, dask, time_limit)
+                              None if svg is None else str(svg), jobs, dask, time_limit,
+                              None if format is None else format.value)
     rows, failed = [], 0
 
     def show(report: dict) -> None:

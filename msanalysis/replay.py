@@ -58,6 +58,7 @@ from msanalysis.rules import RULES
 
 __all__ = [
     "FORMAT_VERSION",
+    "REPLAY_FORMATS",
     "REPLAY_SUFFIXES",
     "Action",
     "ActionKind",
@@ -75,6 +76,9 @@ FORMAT_VERSION = 1
 
 REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
 """File name endings :func:`load_replay` reads (ours end in ``.msreplay.jsonl``)."""
+
+REPLAY_FORMATS = tuple(suffix.lstrip(".") for suffix in REPLAY_SUFFIXES)
+"""The formats :func:`load_replay` reads, by the name its ``format`` argument takes."""
 
 _PROGRAMS = {"avf": "Minesweeper Arbiter", "rmv": "Viennasweeper", "evf": "Metasweeper",
              "mvf": "Minesweeper Clone"}
@@ -682,13 +686,22 @@ def _our_state(value: int) -> str:
 
 # -- reading any replay --------------------------------------------------------------------------
 
-def load_replay(path: str | Path) -> Replay:
+def load_replay(path: str | Path, *, format: str | None = None) -> Replay:
     """Read a replay: ``.avf``, ``.rmv``, ``.evf``, ``.mvf`` or our ``.msreplay.jsonl``.
 
     The binary formats are parsed by ms-toollib (``pip install 'msanalysis[replays]'``) in a
     separate process, which protects this one from the crashes it has on damaged files. Every
-    replay is played back while it is read. ``-`` is standard input, read as our format (the
-    binary formats are told apart by the file name's ending, which standard input lacks).
+    replay is played back while it is read.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file; ``-`` is standard input.
+    format : str, optional
+        ``avf``, ``rmv``, ``evf``, ``mvf`` or ``jsonl`` (ours), whatever the file's name says.
+        By default the name's ending tells the format; standard input, which has no name, is
+        read as ours unless told otherwise (the binary formats cannot be told apart by their
+        bytes alone).
 
     Raises
     ------
@@ -718,6 +731,10 @@ def load_replay(path: str | Path) -> Replay:
     source = str(path)
     from_stdin = source == "-"
     path = Path(path)
+    if format is not None and (not isinstance(format, str)
+                               or format.lower().lstrip(".") not in REPLAY_FORMATS):
+        raise InvalidInput(f"unknown replay format {format!r}: expected one of "
+                           f"{', '.join(REPLAY_FORMATS)}")
     if not from_stdin and path.is_dir():
         raise IsADirectoryError(21, "is a directory, not a file", source)
     try:
@@ -728,17 +745,21 @@ def load_replay(path: str | Path) -> Replay:
         raise ReplayError(error.reason, source=source) from None
     if not data:
         raise ReplayError("empty file: not a replay", source=source)
-    kind = "" if from_stdin else path.suffix.lower().lstrip(".")
+    if format is not None:
+        kind = format.lower().lstrip(".")
+    else:
+        kind = "" if from_stdin else path.suffix.lower().lstrip(".")
     if kind in _PROGRAMS:
         return _read_toollib(data, kind, source)
     if kind == "jsonl" or data.lstrip()[:1] == b"{":
         return _read_ours(data, source)
     if from_stdin:
-        raise ReplayError("not a replay in our format (.msreplay.jsonl), the one format read "
-                          "from standard input: give an .avf, .rmv, .evf or .mvf replay by its "
-                          "file name", source=source)
+        raise ReplayError("not a replay in our format (.msreplay.jsonl), which standard input "
+                          "is read as: name the format of an .avf, .rmv, .evf or .mvf replay "
+                          "with --format (format= in load_replay)", source=source)
     raise ReplayError(f"unknown replay format {path.suffix or '(no extension)'!r}: expected "
-                      ".avf, .rmv, .evf, .mvf or .msreplay.jsonl", source=source)
+                      ".avf, .rmv, .evf, .mvf or .msreplay.jsonl, or a format named with --format "
+                      "(format= in load_replay)", source=source)
 
 
 # -- recording games as they are played ----------------------------------------------------------

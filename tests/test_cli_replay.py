@@ -125,6 +125,14 @@ def test_standard_input(tmp_path):
     result = runner.invoke(app, ["replay", "-"], input=EXPERT.read_bytes())
     assert result.exit_code == 2 and result.stderr.startswith(
         "error: stdin: not a replay in our format (.msreplay.jsonl)")
+    assert "--format" in result.stderr
+    named = runner.invoke(app, ["replay", "-", "--format", "mvf", "--json"],
+                          input=EXPERT.read_bytes())
+    assert named.exit_code == 0, named.output
+    by_name = json.loads(runner.invoke(app, ["replay", str(EXPERT), "--json"]).stdout)
+    assert json.loads(named.stdout) == {**by_name, "file": "-"}
+    result = runner.invoke(app, ["replay", "-", "--format", "xyz"], input=b"")
+    assert result.exit_code == 2 and result.stderr.startswith("error: Invalid value for '--format'")
     for options in (["--jobs", "2", str(path)], ["--dask", "tcp://127.0.0.1:1"]):
         result = runner.invoke(app, ["replay", "-", *options], input=path.read_bytes())
         assert result.exit_code == 2 and result.stderr == (

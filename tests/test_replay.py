@@ -421,12 +421,40 @@ def test_standard_input_is_read_as_our_format(tmp_path, monkeypatch):
     assert replay == load_replay(path) and replay.source == "-"
     for data, expected in ((b"", "stdin: empty file: not a replay"),
                            (b"*rmv\x00\x02", "stdin: not a replay in our format (.msreplay.jsonl), "
-                            "the one format read from standard input: give an .avf, .rmv, .evf "
-                            "or .mvf replay by its file name")):
+                            "which standard input is read as: name the format of an .avf, .rmv, "
+                            ".evf or .mvf replay with --format (format= in load_replay)")):
         stdin_holding(data)
         with pytest.raises(ReplayError) as caught:
             load_replay("-")
         assert str(caught.value) == expected
+
+
+EXPERT = Path(__file__).resolve().parent.parent / "puzzles/replays/zhang-shen-jia-expert-3bv122.mvf"
+
+
+def test_a_format_named_reads_standard_input_and_files_whatever_their_names(tmp_path,
+                                                                             monkeypatch):
+    import io
+    import sys
+
+    expected = load_replay(EXPERT)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(EXPERT.read_bytes())))
+    assert load_replay("-", format="mvf") == expected
+    renamed = tmp_path / "downloaded.bin"
+    renamed.write_bytes(EXPERT.read_bytes())
+    assert "--format" in _error(renamed).reason  # the name says nothing: the error says how
+    for name in ("mvf", "MVF", ".mvf"):
+        assert load_replay(renamed, format=name) == expected
+    # The format named wins over the name's ending, and a wrong one is a clear error.
+    with pytest.raises(ReplayError, match=r"not a readable \.avf replay"):
+        load_replay(renamed, format="avf")
+    ours, _ = _ours(tmp_path)
+    assert load_replay(ours.rename(tmp_path / "game.txt"), format="jsonl") == load_replay(
+        tmp_path / "game.txt", format="JSONL")
+    for bad in ("xyz", "", 3, None.__class__):
+        with pytest.raises(InvalidInput, match=r"unknown replay format .*: expected one of "
+                                               r"avf, rmv, evf, mvf, jsonl$"):
+            load_replay(renamed, format=bad)
 
 
 def test_random_bytes_under_each_binary_extension(tmp_path, monkeypatch):
