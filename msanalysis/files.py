@@ -49,6 +49,14 @@ def read_bytes(path: str | Path) -> bytes:
         Naming the file when it is larger.
     OSError
         When it cannot be read.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "board.txt")
+    >>> _ = open(path, "wb").write(b"*.\\n..")
+    >>> read_bytes(path)
+    b'*.\\n..'
     """
     if str(path) == "-":
         return _standard_input()
@@ -73,7 +81,16 @@ def _standard_input() -> bytes:
 
 def read_text(path: str | Path) -> str:
     """The text of a file (``-``: standard input), without the byte order mark some editors put
-    first; a file that is not UTF-8 text, or too large, is a ParseError."""
+    first; a file that is not UTF-8 text, or too large, is a ParseError.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "board.txt")
+    >>> _ = open(path, "wb").write(b"\\xef\\xbb\\xbf*.\\n..")  # as Windows Notepad writes
+    >>> read_text(path)
+    '*.\\n..'
+    """
     try:
         return read_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError:

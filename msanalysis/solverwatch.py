@@ -171,6 +171,13 @@ def propagate(solver, assumptions: list[int]) -> tuple[bool, list[int]]:
     In the main thread python-sat catches SIGINT during ``propagate`` with a handler of its
     own, raises its own error instead of KeyboardInterrupt, and leaves that handler in place,
     so the next Ctrl-C would be lost: Python's handler is put back first.
+
+    Examples
+    --------
+    >>> from pysat.solvers import Solver
+    >>> with Solver(name="mc", bootstrap_with=[[-1, 2], [-2, 3]]) as solver:
+    ...     propagate(solver, [1])
+    (True, [1, 2, 3])
     """
     try:
         return solver.propagate(assumptions=assumptions)

@@ -163,7 +163,16 @@ def percent_grid(rows: list[str]) -> str:
 
 
 def layouts_summary(result: Any) -> str:
-    """One line: how many layouts, whether that is all of them, and uniqueness."""
+    """One line: how many layouts, whether that is all of them, and uniqueness.
+
+    Examples
+    --------
+    >>> from msanalysis.reconstruction import reconstruct
+    >>> layouts_summary(reconstruct("1?1\\n111\\n000", rule="classic", limit=None))
+    '1 layout, unique'
+    >>> layouts_summary(reconstruct("1?\\n??", rule="classic", limit=2))
+    'at least 2 layouts (stopped at the limit), not unique; the first:'
+    """
     count = result.count
     if count == 0:
         return "no layout fits these numbers"

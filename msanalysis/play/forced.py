@@ -175,7 +175,14 @@ def forced_moves(analysis: Any, *, flag_mines: bool, explain: bool) -> list[Move
 
 def cell_moves(safe: Iterable[Cell], mines: Iterable[Cell], *, flag_mines: bool,
                explain: bool) -> list[Move]:
-    """Reveal the ``safe`` cells (after flagging the ``mines`` when asked), row-major."""
+    """Reveal the ``safe`` cells (after flagging the ``mines`` when asked), row-major.
+
+    Examples
+    --------
+    >>> [(m.kind.value, m.cell) for m in cell_moves([(2, 0), (0, 1)], [(1, 1)], flag_mines=True,
+    ...                                              explain=False)]
+    [('flag', (1, 1)), ('reveal', (0, 1)), ('reveal', (2, 0))]
+    """
     moves = []
     if flag_mines:
         reason = "a mine in every layout" if explain else None

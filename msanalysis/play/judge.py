@@ -138,7 +138,14 @@ class Judgement:
 
 def from_scratch(position: Position, time_limit: float | None = None) -> Any:
     """The default analyser: :func:`~msanalysis.analysis.analyze` of one position, counting
-    only when a probability is asked for (within ``time_limit`` seconds, if given)."""
+    only when a probability is asked for (within ``time_limit`` seconds, if given).
+
+    Examples
+    --------
+    >>> analysis = from_scratch(Position.from_text("mines: 1\\n??\\n11"))
+    >>> analysis.forced_safe, analysis.exact_probability((0, 0))
+    (frozenset(), Fraction(1, 2))
+    """
     from msanalysis.analysis import analyze  # it loads the solvers
 
     return analyze(position, forced_only=True, time_limit=time_limit)
