@@ -34,6 +34,7 @@ from msanalysis.errors import (
     seconds_left,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
+from msanalysis.files import write_file
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
@@ -76,6 +77,13 @@ class _OneLineErrors(TyperGroup):
             raise typer.Exit(EXIT_BROKEN_PIPE) from None
         except MemoryError:
             fail("ran out of memory: the input is too large for this machine", EXIT_GAVE_UP)
+        except OSError as error:
+            # Files are read and written through msanalysis.files, which names them: an error
+            # that names no file comes from writing to standard output (a full disk).
+            if error.filename is not None:
+                raise
+            _stop_writing()
+            fail(_unwritable(error))
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -100,6 +108,11 @@ class _OneLineErrors(TyperGroup):
             typer.echo("error: aborted", err=True)
             sys.exit(1)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def _unwritable(error: OSError) -> str:
+    """What to say of an OSError that names no file: standard output could not be written."""
+    return f"cannot write to standard output: {error.strerror or error}"
 
 
 def _stop_writing() -> None:
@@ -153,7 +166,7 @@ def user_errors() -> Iterator[None]:
     except IsADirectoryError as error:
         fail(f"is a directory, not a file: {error.filename}")
     except OSError as error:
-        fail(f"{error.filename}: {error.strerror}" if error.filename else str(error))
+        fail(f"{error.filename}: {error.strerror}" if error.filename else _unwritable(error))
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:
@@ -229,7 +242,7 @@ def write_svg(obj: object, path: Path) -> None:
     """Write ``svg.board(obj)`` to ``path`` (the picture module is imported only when asked)."""
     from msanalysis import svg
 
-    path.write_text(svg.board(obj))
+    write_file(path, svg.board(obj))
     typer.echo(f"wrote {path}", err=True)
 
 
@@ -406,13 +419,13 @@ def _write_board(board: Board, comment: str, format: OutputFormat, output: Optio
             sys.stdout.buffer.write(data)
             sys.stdout.flush()
         else:
-            output.write_bytes(data)
+            write_file(output, data)
         return
     text = f"{comment}\n{board.to_text()}\n"
     if output is None:
         typer.echo(text, nl=False)
     else:
-        output.write_text(text)
+        write_file(output, text)
 
 
 @app.command()
@@ -794,20 +807,20 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
 
     stem = _replay_stem(path)
     if pictures is not None:
-        (Path(pictures) / f"{stem}.svg").write_text(svg.replay(result))
+        write_file(Path(pictures) / f"{stem}.svg", svg.replay(result))
     for j in result.guesses:
         name = f"{stem}-{j.index:04d}"
         if positions is not None:
             comment = (f"# {printable(path.name)}, action {j.index} at {j.time:.2f} s: "
                        f"{j.verdict.value} at {j.cell[0]},{j.cell[1]} (mine chance "
                        f"{_percent_text(j.probability)}); the player's flags removed")
-            (Path(positions) / f"{name}.txt").write_text(f"{comment}\n{j.position.to_text()}\n")
+            write_file(Path(positions) / f"{name}.txt", f"{comment}\n{j.position.to_text()}\n")
         if pictures is not None:
             # Past the time limit the analysis is partial: drawn with its forced cells only.
             analysis = analyze(j.position, time_limit=seconds_left(deadline))
             marked = [j.cell] + ([j.best_cell] if j.best_cell is not None
                                  and j.best_cell != analysis.best_guess else [])
-            (Path(pictures) / f"{name}.svg").write_text(svg.board(analysis, highlight=marked))
+            write_file(Path(pictures) / f"{name}.svg", svg.board(analysis, highlight=marked))
 
 
 def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
@@ -969,12 +982,13 @@ def replay_command(
     if csv_file is not None:
         import csv
 
+        table = io.StringIO(newline="")
+        writer = csv.DictWriter(table, fieldnames=_REPLAY_CSV_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
         # A file name that is not UTF-8 is written with escapes, as printable writes it.
-        with user_errors(), csv_file.open("w", newline="", encoding="utf-8",
-                                          errors="backslashreplace") as handle:
-            writer = csv.DictWriter(handle, fieldnames=_REPLAY_CSV_COLUMNS)
-            writer.writeheader()
-            writer.writerows(rows)
+        with user_errors():
+            write_file(csv_file, table.getvalue().encode("utf-8", errors="backslashreplace"))
         typer.echo(f"wrote {csv_file} ({len(rows)} replay{'s' if len(rows) != 1 else ''})",
                    err=True)
     if failed:
@@ -1068,7 +1082,7 @@ def puzzle_make(
         else:
             path = output_dir / f"{rule.value}-{width}x{height}-seed-{seed + index}.txt"
             with user_errors():
-                path.write_text(written + "\n")
+                write_file(path, written + "\n")
             note(f"wrote {path}")
         fewest, most = min(fewest, puzzle.clue_count), max(most, puzzle.clue_count)
         total += puzzle.clue_count
@@ -1143,9 +1157,9 @@ def puzzle_solve(
 
         with user_errors():
             if level is not None and layout is not None:  # the filled picture
-                svg.write_text(pictures.board(Puzzle(grid, layout, level), solution=True))
+                write_file(svg, pictures.board(Puzzle(grid, layout, level), solution=True))
             else:
-                svg.write_text(pictures.board(result))
+                write_file(svg, pictures.board(result))
         typer.echo(f"wrote {svg}", err=True)
     if result.timed_out:
         search_stopped(time_limit)

@@ -1,19 +1,23 @@
-"""Reading the toolkit's input files, with a bound on how much is read.
+"""Reading the toolkit's input files, with a bound on how much is read, and writing files.
 
 Every file the toolkit reads (positions, boards, number grids, replays) goes through
 :func:`read_bytes` or :func:`read_text`, which refuse a file larger than :data:`MAX_FILE_BYTES`
 instead of reading an endless stream (``/dev/zero``) or a huge file into memory. What a file
 holds is read by the types it describes; :mod:`msanalysis.formats` tells which one it is.
+:func:`write_file` writes one. Both name the file in an ``OSError`` that comes while reading or
+writing (a disk that fails or fills up), which Python's leaves unnamed.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from msanalysis.errors import ParseError
 
-__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "read_bytes", "read_text"]
+__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "read_bytes", "read_text", "write_file"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input: a position of the largest size the toolkit holds (10
@@ -60,8 +64,41 @@ def read_bytes(path: str | Path) -> bytes:
     """
     if str(path) == "-":
         return _standard_input()
-    with open(path, "rb") as stream:
+    with _named(path), open(path, "rb") as stream:
         return limited(stream.read(MAX_FILE_BYTES + 1), str(path))
+
+
+def write_file(path: str | Path, data: str | bytes) -> None:
+    """Write ``data`` to ``path``: bytes as they are, text as UTF-8.
+
+    Raises
+    ------
+    OSError
+        Naming the file, also when the write itself fails (a full disk).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "board.txt")
+    >>> write_file(path, "*.\\n..\\n"); read_text(path)
+    '*.\\n..\\n'
+    """
+    with _named(path):
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+
+
+@contextmanager
+def _named(path: str | Path) -> Iterator[None]:
+    """Name ``path`` in an OSError that names no file (one from ``read`` or ``write``)."""
+    try:
+        yield
+    except OSError as error:
+        if error.filename is None:
+            error.filename = str(path)
+        raise
 
 
 _STDIN_READ: tuple[object, bytes] | None = None

@@ -270,6 +270,36 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command)
     assert process.stderr.read() == b""
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [
+    ["analyze", "{position}"], ["analyze", "{position}", "--json"], ["show", "{position}"],
+    ["metrics", "{board}"], ["solvable", "{board}"], ["generate"], ["play", "--games", "2"],
+    ["replay", "{replay}"], ["reconstruct", "{grid}"],
+])
+def test_an_output_that_cannot_be_written_is_one_error_line(tmp_path, args):
+    # A full disk: before, a traceback from the command's first echo (or "[Errno 28] ...").
+    files = {"position": PUZZLES / "positions" / "fifty-fifty-corner.txt",
+             "board": tmp_path / "board.txt", "grid": tmp_path / "grid.txt",
+             "replay": PUZZLES / "replays" / "zhang-shen-jia-expert-3bv122.mvf"}
+    files["board"].write_text("...\n..*\n")
+    files["grid"].write_text("1?\n??\n")
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-c", "from msanalysis.cli import app; app()",
+                               *(a.format(**files) for a in args)],
+                              stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr == b"error: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_file_that_cannot_be_written_is_named(tmp_path):
+    for args in (["generate", "-o", "/dev/full"],
+                 ["replay", str(PUZZLES / "replays" / "zhang-shen-jia-expert-3bv122.mvf"),
+                  "--csv", "/dev/full"]):
+        assert one_error_line(run(*args), 2).endswith(
+            "error: /dev/full: No space left on device\n")
+
+
 # -- wrong answers ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command, text", [
