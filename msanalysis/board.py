@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.errors import IllegalMove, InvalidInput, ParseError
-from msanalysis.files import decode_text, read_bytes
+from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "as_pair", "cell_table",
            "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
@@ -436,7 +436,7 @@ class Board:
         """
         rows: list[list[bool]] = []
         width = None
-        for number, raw in enumerate(text.splitlines(), start=1):
+        for number, raw in enumerate(lines_of(text), start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
                 continue
@@ -520,7 +520,8 @@ class Board:
 
     @classmethod
     def load(cls, path: str | Path) -> Board:
-        """Read a layout file: MBF (by the extension ``.mbf``, or binary content) or layout text.
+        """Read a layout file: MBF or layout text (which one: by
+        :func:`~msanalysis.files.text_of_layout_file`).
 
         Raises
         ------
@@ -531,8 +532,8 @@ class Board:
         """
         path = Path(path)
         data = read_bytes(path)
-        text = None if path.suffix.lower() == ".mbf" else decode_text(data)
         try:
+            text = text_of_layout_file(data, path)
             return cls.from_mbf(data) if text is None else cls.from_text(text)
         except ParseError as error:
             raise error.in_file(str(path)) from None

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from msanalysis.errors import ParseError
 
-__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "read_bytes", "read_text", "write_file"]
+__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "lines_of", "read_bytes", "read_text",
+           "text_of_layout_file", "write_file"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input: a position of the largest size the toolkit holds (10
@@ -133,6 +134,49 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError:
         raise ParseError("not a text file (expected rows of cell characters)",
                          source=str(path)) from None
+
+
+def lines_of(text: str) -> list[str]:
+    """The lines of ``text``, broken at ``\\n``, ``\\r\\n`` and ``\\r`` only.
+
+    Not :meth:`str.splitlines`, which also breaks at a form feed, a vertical tab, U+0085 and
+    U+2028: a stray one of those inside a row would split it in two and make another grid of
+    it, where it should be named as a character that has no place there.
+
+    Examples
+    --------
+    >>> lines_of("1?\\r\\n??\\n"), lines_of("1?\\x0c1?"), lines_of("")
+    (['1?', '??'], ['1?\\x0c1?'], [])
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the break that ends the last line begins none
+    return lines
+
+
+def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
+    """The text of a file that may hold a layout in binary MBF, or None for MBF.
+
+    By the name first: ``.mbf`` is MBF, ``.txt`` text (whose stray control characters the
+    text's reader then names, with their line and column); any other name, or standard input,
+    is MBF unless the bytes are printable text (:func:`decode_text`).
+
+    Examples
+    --------
+    >>> text_of_layout_file(b"?\\x00\\n??", "a.txt"), text_of_layout_file(b"?\\x00\\n??", "a")
+    ('?\\x00\\n??', None)
+    """
+    suffix = Path(path).suffix.lower() if str(path) != "-" else ""
+    if suffix == ".mbf":
+        return None
+    if suffix == ".txt":
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ParseError(f"not UTF-8 text: byte {data[error.start]:#04x} at offset "
+                             f"{error.start} (a .txt file holds rows of cell characters)",
+                             source=str(path)) from None
+    return decode_text(data)
 
 
 def decode_text(data: bytes) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from msanalysis.board import Board
-from msanalysis.files import decode_text, read_bytes
+from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 from msanalysis.position import Position
 
 __all__ = ["read_any"]
@@ -21,8 +21,8 @@ __all__ = ["read_any"]
 def read_any(path: str | Path) -> Board | Position:
     """Read a board or a position, whichever the file holds.
 
-    MBF files (by extension or binary content) and texts of only ``*`` and ``.`` are boards;
-    everything else is a position.
+    MBF files (see :func:`~msanalysis.files.text_of_layout_file`) and texts of only ``*`` and
+    ``.`` are boards; everything else is a position.
 
     Examples
     --------
@@ -34,10 +34,10 @@ def read_any(path: str | Path) -> Board | Position:
     Board.from_text('*.\\n..')
     """
     path = Path(path)
-    text = None if path.suffix.lower() == ".mbf" else decode_text(read_bytes(path))
+    text = text_of_layout_file(read_bytes(path), path)
     if text is None:
         return Board.load(path)
-    rows = [line.strip() for line in text.splitlines()
+    rows = [line.strip() for line in lines_of(text)
             if line.strip() and not line.strip().startswith("#")]
     if rows and all(set(row) <= {"*", "."} for row in rows):
         return Board.load(path)

@@ -26,7 +26,7 @@ from msanalysis.board import (
     oversized,
 )
 from msanalysis.errors import InvalidInput, ParseError
-from msanalysis.files import read_text
+from msanalysis.files import lines_of, read_text
 
 __all__ = ["RULES", "UNKNOWN", "NumberGrid"]
 
@@ -184,7 +184,7 @@ class NumberGrid:
         check_rule(rule)
         rows: list[np.ndarray] = []
         where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row
-        lines = text.splitlines()
+        lines = lines_of(text)
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
             if not line or line.startswith("#"):
@@ -256,7 +256,7 @@ class NumberGrid:
         msanalysis.errors.ParseError: line 1, column 17: the ID describes more than the 12 cells
         of a 4x3 grid
         """
-        lines = game_id.splitlines() or [""]
+        lines = lines_of(game_id) or [""]
         for number, raw in enumerate(lines, start=1):
             if raw.strip() and not raw.strip().startswith("#"):
                 return cls._from_tatham_lines(lines, number)

@@ -26,7 +26,7 @@ import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
 from msanalysis.errors import InvalidInput, ParseError
-from msanalysis.files import read_text
+from msanalysis.files import lines_of, read_text
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
@@ -116,7 +116,7 @@ class Position:
         header_line = None
         rows: list[list[int]] = []
         width = None
-        lines = text.splitlines()
+        lines = lines_of(text)
         first_row_line = None
         for number, raw in enumerate(lines, start=1):
             line = raw.strip()
@@ -186,7 +186,7 @@ class Position:
         >>> Position.from_mine("3x2x1\\nH10\\nH10").to_text()
         'mines: 1\\n?1.\\n?1.'
         """
-        lines = text.splitlines()
+        lines = lines_of(text)
         if not lines or not lines[0].strip():
             raise ParseError("empty .mine file: expected a first line WxHxM", line=1)
         header = _MINE_HEADER.match(lines[0])
@@ -247,7 +247,7 @@ class Position:
         """
         path = Path(path)
         text = read_text(path)
-        first = next((line for line in text.splitlines() if line.strip()), "")
+        first = next((line for line in lines_of(text) if line.strip()), "")
         try:
             if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
                 return cls.from_mine(text, total_mines=total_mines)

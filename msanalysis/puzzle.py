@@ -23,6 +23,7 @@ import numpy as np
 
 from msanalysis.board import Board
 from msanalysis.errors import InvalidInput, TimeLimitReached, deadline_after, seconds_left
+from msanalysis.files import lines_of
 from msanalysis.gridlogic import Padded, Unsatisfiable, settle
 from msanalysis.numbergrid import UNKNOWN, NumberGrid, check_rule, counted_offsets
 from msanalysis.reconstruction import reconstruct
@@ -161,7 +162,7 @@ _HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) \d+x\d+, \d
 
 def _header(text: str) -> re.Match[str] | None:
     """The header line :meth:`Puzzle.to_text` writes, among the text's first comment lines."""
-    for line in text.splitlines():
+    for line in lines_of(text):
         line = line.strip()
         if line and not line.startswith("#"):
             return None

@@ -302,6 +302,35 @@ def test_a_file_that_cannot_be_written_is_named(tmp_path):
 
 # -- wrong answers ---------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("command, data, fragment", [
+    # Line breaks that str.splitlines knows and a file's reader must not: a form feed, a
+    # vertical tab, NEL and U+2028 inside a row made two rows of it, or another grid.
+    ("reconstruct", "1?\u00851?\n", "line 1, column 3: unknown character '\\x85'"),
+    ("reconstruct", "11\x0c11\n", "line 1, column 3: unknown character '\\x0c'"),
+    ("analyze", "mines: 1\n?\x0b?\n11\n", "line 2, column 2: unknown character '\\x0b'"),
+    ("metrics", "*\u2028.\n..\n", "line 1, column 2: unknown character '\\u2028'"),
+    # A .txt file is text: a control character in it was taken for binary MBF ("MBF header
+    # gives an empty board (63x0)"), or made a 46x46 board of "..\0\0".
+    ("show", "?\x00\n??\n", "line 1, column 2: unknown character '\\x00'"),
+    ("analyze", "\x1b]0;x\x07??\n", "line 1, column 1: unknown character '\\x1b'"),
+    ("show", "..\x00\x00", "line 1, column 3: unknown character '\\x00'"),
+])
+def test_stray_control_characters_in_text_are_named_where_they_are(tmp_path, command, data,
+                                                                     fragment):
+    path = tmp_path / "stray.txt"
+    path.write_bytes(data.encode())
+    assert fragment in one_error_line(run(command, path), 2)
+
+
+def test_a_txt_file_that_is_not_utf8_says_so(tmp_path):
+    path = tmp_path / "utf16.txt"
+    path.write_bytes("?1\n".encode("utf-16"))
+    assert "not UTF-8 text: byte 0xff at offset 0" in one_error_line(run("show", path), 2)
+    # Under any other name the same bytes are still taken for MBF, as before.
+    path.rename(tmp_path / "board.mbf")
+    assert "MBF" in one_error_line(run("show", tmp_path / "board.mbf"), 2)
+
+
 @pytest.mark.parametrize("command, text", [
     ("show", "mines: 2\n??1\n??1\n111\n"),  # a position
     ("analyze", "mines: 2\n??1\n??1\n111\n"),
