@@ -28,7 +28,9 @@ from msanalysis.board import MAX_CELLS, Board, Cell, oversized
 from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
+    InvalidInput,
     MsanalysisError,
+    TimeLimitReached,
     deadline_after,
     printable,
     seconds_left,
@@ -207,17 +209,23 @@ def explain_or_why_not(analysis: Any, cell: Cell,
     """The explanation of a forced cell, or in words why there is none: the cell is not forced.
 
     A cell off the board, revealed or flagged is unusable input and fails; an explanation not
-    found by ``deadline`` fails with exit status 3.
+    found by ``deadline`` raises TimeLimitReached.
     """
     height, width = analysis.position.shape
     if not (0 <= cell[0] < height and 0 <= cell[1] < width):
         fail(f"--explain {cell[0]},{cell[1]} is off the {width}x{height} board")
-    if cell not in analysis.forced_safe and cell not in analysis.forced_mines \
-            and cell in analysis.constraints.unknown:
+    undecided = cell not in analysis.forced_safe and cell not in analysis.forced_mines \
+        and cell in analysis.constraints.unknown
+    if undecided and analysis.all_forced:
         return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
                 "in others")
-    with user_errors():
+    try:
+        # A partial analysis may have missed a forced cell: the explanation decides.
         return analysis.explain(cell, time_limit=seconds_left(deadline))
+    except InvalidInput as error:
+        if undecided:  # the one thing left to refuse about a hidden cell: it is not forced
+            return str(error)
+        raise
 
 
 def print_json(data: object) -> None:
@@ -477,17 +485,22 @@ def analyze_command(
         deadline = deadline_after(time_limit)  # the explanation's too
         analysis = analyze(position, ignore_flags=ignore_flags, time_limit=time_limit)
         explanation: Explanation | str | None = None
+        unexplained = None  # why the explanation was not found in time
         if cell is not None:
-            explanation = explain_or_why_not(analysis, cell, deadline)
+            try:
+                explanation = explain_or_why_not(analysis, cell, deadline)
+            except TimeLimitReached as error:
+                unexplained = str(error)
     if as_json:
         data = analysis.to_dict()
         if isinstance(explanation, Explanation):
             data["explanation"] = {"cell": list(explanation.cell), "verdict": explanation.verdict,
                                    "clues": [list(c) for c in explanation.clues],
                                    "uses_mine_count": explanation.uses_mine_count}
-        elif explanation is not None and cell is not None:  # the cell is not forced
+        elif cell is not None:  # the cell is not forced, or was not explained in time
             data["explanation"] = {"cell": list(cell), "verdict": None, "clues": [],
-                                   "uses_mine_count": False, "reason": explanation}
+                                   "uses_mine_count": False,
+                                   "reason": unexplained if explanation is None else explanation}
         print_json(data)
     else:
         typer.echo(f"{position.width}x{position.height}, {analysis.assumption}"
@@ -510,13 +523,17 @@ def analyze_command(
             typer.echo(f"best guess: {r},{c} ({100 * analysis.probability((r, c)):.2f}% mine)")
         if explanation is not None:
             typer.echo(f"explanation: {explanation}")
+        elif unexplained is not None:
+            typer.echo(f"explanation: none, {unexplained}")
     if svg is not None:
         with user_errors():
             write_svg(analysis, svg)
     if not analysis.exact:
-        found = ("every forced cell is above" if analysis.all_forced
-                 else "the forced cells above are certain")
-        fail(f"{analysis.stopped}; {found}, the probabilities are not known", EXIT_GAVE_UP)
+        # Its own message says the forced cells found are certain, when some may be missing.
+        found = "every forced cell is above, " if analysis.all_forced else ""
+        fail(f"{analysis.stopped}; {found}the probabilities are not known", EXIT_GAVE_UP)
+    if unexplained is not None:
+        fail(f"{unexplained}; the rest of the analysis is complete", EXIT_GAVE_UP)
 
 
 # == reconstruction: reconstruct ==================================================================

@@ -399,6 +399,24 @@ def test_a_partial_analysis_exits_3_and_still_draws(tmp_path):
     assert "time limit" in result.stderr and picture.read_text().startswith("<svg")
 
 
+def test_an_explanation_stopped_by_the_time_limit_still_prints_the_analysis(tmp_path):
+    # Before, nothing was printed: the explanation's error ended the command first.
+    path = lattice(tmp_path, 320)
+    hidden = Position.load(path).hidden
+    cell = min(hidden)
+    result = run("analyze", path, "--time-limit", "0.001", "--explain", f"{cell[0]},{cell[1]}")
+    stopped = one_error_line(result, 3)
+    assert "forced cells (S safe, M mine):" in result.stdout
+    assert f"explanation: none, the time limit ran out before {cell} was explained" \
+        in result.stdout
+    # Said once: the analysis's own reason already says the forced cells found are certain.
+    assert stopped.count("certain") == 1 and stopped.endswith("the probabilities are not known\n")
+    as_json = run("analyze", path, "--time-limit", "0.001", "--explain", f"{cell[0]},{cell[1]}",
+                  "--json")
+    assert as_json.exit_code == 3
+    assert "ran out before" in json.loads(as_json.stdout)["explanation"]["reason"]
+
+
 def test_plurals_and_sizes_said_once(tmp_path):
     path = tmp_path / "one.txt"
     path.write_text("*..\n...\n")
