@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+import numpy as np
 import typer
 
 from msanalysis.board import Board, Cell
 from msanalysis.exact import magnitude
-from msanalysis.position import Position
+from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = [
     "board_rows",
@@ -102,22 +103,29 @@ def percent_rows(analysis: Any, position: Position) -> list[str]:
     >>> percent_rows(analyze(p), p)
     ['  . 50 33', '  . 50 33', '  S  S 33']
     """
-    rows = position_rows(position)
-    probabilities = analysis.probabilities
-    out = []
-    for r, row in enumerate(rows):
-        cells = []
-        for c, char in enumerate(row):
-            if (r, c) in analysis.forced_safe:
-                cells.append("  S")
-            elif (r, c) in analysis.forced_mines:
-                cells.append("  M")
-            elif (r, c) in analysis.constraints.unknown:
-                cells.append(f"{min(99, max(1, round(100 * float(probabilities[r, c])))):>3}")
-            else:
-                cells.append(f"  {char if char in 'F*' else '.'}")
-        out.append("".join(cells))
-    return out
+    # Whole arrays at a time: a 3000x3000 position took 10 s cell by cell.
+    states = position.states
+    cells = np.full(states.shape, "  .", dtype="<U3")
+    cells[states == FLAG] = "  F"
+    cells[states == MINE] = "  *"
+    unknown = (states == HIDDEN) | ((states == FLAG) & analysis.ignore_flags)  # as constraints'
+    percent = np.clip(np.rint(100 * np.where(unknown, analysis.probabilities, 0.0)), 1, 99)
+    cells[unknown] = _PERCENT_TEXT[percent[unknown].astype(np.int64)]
+    cells[_mask(analysis.forced_safe, states.shape)] = "  S"
+    cells[_mask(analysis.forced_mines, states.shape)] = "  M"
+    return ["".join(row) for row in cells.tolist()]
+
+
+_PERCENT_TEXT = np.array([f"{value:>3}" for value in range(100)])
+"""Whole percents as ``percent_rows`` writes them, three characters each."""
+
+
+def _mask(cells: Iterable[Cell], shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean grid, True on ``cells``."""
+    mask = np.zeros(shape, dtype=bool)
+    found = np.array(list(cells), dtype=np.int64).reshape(-1, 2)
+    mask[found[:, 0], found[:, 1]] = True
+    return mask
 
 
 def marked_rows(analysis: Any, position: Position) -> list[str]:

@@ -242,7 +242,12 @@ class Analysis:
         if not self.requires_guess:
             return None
         exact = self._exact
-        return min(exact, key=lambda cell: (exact[cell], cell))
+        # The cells of a box (and of the sea) share one Fraction: the few distinct ones are
+        # compared, not millions of cells (seconds on a 3000x3000 board).
+        distinct = {id(value): value for value in exact.values()}
+        lowest = min(distinct.values())
+        least = {key for key, value in distinct.items() if value == lowest}
+        return min(cell for cell, value in exact.items() if id(value) in least)
 
     # -- structure and explanations -------------------------------------------------------------
     @property
@@ -275,7 +280,8 @@ class Analysis:
         exact = self.exact
         probabilities = None
         if exact:
-            probabilities = [[None if np.isnan(p) else float(p) for p in row]
+            # p != p: NaN, a revealed cell (np.isnan per cell took seconds on large boards).
+            probabilities = [[None if p != p else p for p in row]
                              for row in self.probabilities.tolist()]
         return {
             "width": self.position.width,

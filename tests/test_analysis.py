@@ -44,6 +44,9 @@ def _agree(position: Position, ignore_flags: bool) -> bool:
         assert analysis.exact_probability(cell) == expected.probability(cell)
         assert analysis.probabilities[cell] == float(expected.probability(cell))
         assert analysis.mine_layouts(cell) == expected.mines[cell]
+    if analysis.requires_guess:  # the least likely mine, ties to the first cell row-major
+        assert analysis.best_guess == min(expected.unknown,
+                                          key=lambda cell: (expected.probability(cell), cell))
     return True
 
 
