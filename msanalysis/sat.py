@@ -13,7 +13,6 @@ cells plus ``atmost(n - k)`` over their negations.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ from msanalysis.errors import (
     name_clues,
 )
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.solverwatch import Watch
 
 __all__ = ["Explanation", "Forced", "explain", "find_forced", "forced_cells", "inconsistency",
            "problem_verdicts"]
@@ -109,42 +109,29 @@ class _OutOfTime(Exception):
 
 
 class _Clock:
-    """The deadline of one search, kept even inside a single long SAT call.
+    """The deadline of one search, kept even inside a single long SAT call, and Ctrl-C.
 
-    A timer thread interrupts the solver at work when the deadline comes (python-sat's
-    ``interrupt`` with ``solve_limited``), so no one call can run past it; without a deadline a
-    solve is a plain ``solve``.
+    Inside ``with``, a :class:`~msanalysis.solverwatch.Watch` interrupts the solver at work
+    when the deadline comes or Ctrl-C is pressed (Python runs no signal handler during a C
+    call: a search of a large position ignored Ctrl-C until its time limit), so no one call
+    can run past either. Without a deadline a solve is a plain ``solve``.
     """
 
     def __init__(self, deadline: float | None) -> None:
         self.deadline = deadline
-        self.expired = False
-        self._solver: Solver | None = None
-        self._timer: threading.Timer | None = None
+        self._watch = Watch(deadline)
 
     def __enter__(self) -> _Clock:
         if self.deadline is not None:
-            # Capped: a timer cannot wait past threading.TIMEOUT_MAX (and an infinite deadline
-            # never comes).
-            wait = min(max(0.0, self.deadline - time.perf_counter()), threading.TIMEOUT_MAX)
-            self._timer = threading.Timer(wait, self._ring)
-            self._timer.daemon = True
-            self._timer.start()
+            self._watch.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-
-    def _ring(self) -> None:
-        self.expired = True
-        solver = self._solver
-        if solver is not None:
-            solver.interrupt()
+        self._watch.__exit__()
 
     def ran_out(self) -> bool:
         """Whether the deadline has come."""
-        return self.deadline is not None and (self.expired
+        return self.deadline is not None and (self._watch.expired
                                               or time.perf_counter() >= self.deadline)
 
     def solve(self, solver: Solver, assumptions: Sequence[int] = ()) -> bool:
@@ -153,13 +140,8 @@ class _Clock:
             return bool(solver.solve(assumptions=assumptions))
         if self.ran_out():
             raise _OutOfTime
-        self._solver = solver
-        try:
-            answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
-        finally:
-            self._solver = None
-        if answer is None or self.expired:
-            solver.clear_interrupt()
+        answer = self._watch.solve(solver, assumptions)
+        if answer is None:
             raise _OutOfTime
         return bool(answer)
 

@@ -300,6 +300,31 @@ def test_a_file_that_cannot_be_written_is_named(tmp_path):
             "error: /dev/full: No space left on device\n")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT is not sent this way on Windows")
+def test_ctrl_c_stops_a_long_search_for_forced_cells(tmp_path):
+    # Python runs no signal handler during a C call: Ctrl-C waited for the time limit (56 s
+    # of a 60 s limit on a 200x200 position). Every other cell revealed: SAT searches long.
+    import signal
+
+    rng = np.random.default_rng(1)
+    board = Board(rng.random((60, 60)) < 0.2)
+    states = np.full((60, 60), HIDDEN, dtype=np.int8)
+    rows, cols = np.indices((60, 60))
+    keep = ((rows + cols) % 2 == 0) & ~board.mask
+    states[keep] = board.numbers[keep]
+    path = tmp_path / "checker.txt"
+    Position(states, board.mine_count).save(path)
+    process = subprocess.Popen(
+        [sys.executable, "-c", "from msanalysis.cli import app; app()", "analyze", str(path),
+         "--time-limit", "600"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(3)
+    assert process.poll() is None, "the search ended before Ctrl-C: the test needs a harder one"
+    process.send_signal(signal.SIGINT)
+    start = time.perf_counter()
+    assert process.wait(timeout=60) == 130
+    assert time.perf_counter() - start < 20  # a bound on a hang, not a speed
+
+
 # -- wrong answers ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("command, data, fragment", [
