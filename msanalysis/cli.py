@@ -30,6 +30,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     MsanalysisError,
+    ParseError,
     TimeLimitReached,
     deadline_after,
     printable,
@@ -256,6 +257,22 @@ def write_svg(obj: object, path: Path) -> None:
 
 # == foundation: show, generate, metrics ==========================================================
 
+def load_board(path: Path, command: str) -> Board:
+    """The board in ``path``; a position there is refused by name, not by its first character
+    that is not ``*`` or ``.``."""
+    from msanalysis.position import Position
+
+    try:
+        return Board.load(path)
+    except ParseError as not_a_board:
+        try:
+            Position.load(path)
+        except MsanalysisError:
+            raise not_a_board from None  # neither: the layout's own error says where
+        fail(f"{path} is a position (what a player sees), not a board: '{command}' reads a mine "
+             "layout ('*' mines, '.' safe cells, or MBF); 'analyze' reads positions")
+
+
 def _board_metrics(board: Board) -> dict[str, int]:
     return {"width": board.width, "height": board.height, "mines": board.mine_count,
             "openings": board.openings, "islands": board.islands, "bbbv": board.bbbv}
@@ -444,7 +461,7 @@ def metrics(
 ) -> None:
     """Board metrics players use: openings, islands and 3BV."""
     with user_errors():
-        values = _board_metrics(Board.load(board_file))
+        values = _board_metrics(load_board(board_file, "metrics"))
     if as_json:
         print_json(values)
     else:
@@ -624,7 +641,7 @@ def solvable(
 
     check_time_limit(time_limit)
     with user_errors():
-        board = Board.load(board_file)
+        board = load_board(board_file, "solvable")
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
             fail(f"--first-click {click[0]},{click[1]} is off the {board.width}x{board.height} "
@@ -699,7 +716,8 @@ def play(
         check_time_limit(time_limit)
     with user_errors():
         check_jobs(jobs)
-        click = parse_cell(first_click, "--first-click") if first_click else None
+        # An empty value is a mistake, not the default.
+        click = parse_cell(first_click, "--first-click") if first_click is not None else None
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules.value, first_click=click,
@@ -1139,7 +1157,6 @@ def puzzle_solve(
         "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Solve a puzzle and print its picture (reconstruct, drawn as a filled picture)."""
-    from msanalysis.errors import ParseError
     from msanalysis.files import read_text
     from msanalysis.puzzle import Puzzle, read_grid
     from msanalysis.puzzle import grade as grade_of

@@ -22,7 +22,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from msanalysis.board import Board
-from msanalysis.errors import InvalidInput, TimeLimitReached, deadline_after, seconds_left
+from msanalysis.errors import (
+    InvalidInput,
+    ParseError,
+    TimeLimitReached,
+    deadline_after,
+    seconds_left,
+)
 from msanalysis.files import lines_of
 from msanalysis.gridlogic import Padded, Unsatisfiable, settle
 from msanalysis.numbergrid import UNKNOWN, NumberGrid, check_rule, counted_offsets
@@ -139,9 +145,10 @@ class Puzzle:
         The header line written by :meth:`to_text` gives the rule and seed (see
         :func:`read_grid`).
         """
-        header = _header(text)
-        seed = int(header.group("seed")) if header and header.group("seed") else None
-        return cls.from_grid(read_grid(text, rule=rule), seed=seed)
+        grid = read_grid(text, rule=rule)
+        found = _header(text)
+        seed = found[1].group("seed") if found else None
+        return cls.from_grid(grid, seed=None if seed is None else int(seed))
 
     def to_text(self) -> str:
         """A header comment (rule, size, clues, grade, seed) and the grid's rows."""
@@ -156,19 +163,26 @@ class Puzzle:
         return svg.board(self)
 
 
-_HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) \d+x\d+, \d+ of \d+ clues, "
-                     r"grade \d(?:, seed (?P<seed>\d+))?$")
+_HEADER_START = "# msanalysis puzzle:"
+_HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) "
+                     r"(?P<width>\d+)x(?P<height>\d+), \d+ of \d+ clues, grade \d"
+                     r"(?:, seed (?P<seed>\d+))?$")
 
 
-def _header(text: str) -> re.Match[str] | None:
-    """The header line :meth:`Puzzle.to_text` writes, among the text's first comment lines."""
-    for line in lines_of(text):
+def _header(text: str) -> tuple[int, re.Match[str]] | None:
+    """The header line :meth:`Puzzle.to_text` writes, among the text's first comment lines,
+    with its line number; a line that starts like one and is not one is a ParseError."""
+    for number, line in enumerate(lines_of(text), start=1):
         line = line.strip()
         if line and not line.startswith("#"):
             return None
         header = _HEADER.match(line)
         if header:
-            return header
+            return number, header
+        if line.startswith(_HEADER_START):
+            raise ParseError("not a puzzle header: expected '# msanalysis puzzle: RULE WxH, "
+                             "N of M clues, grade G[, seed S]', as puzzle make writes it",
+                             line=number)
     return None
 
 
@@ -176,7 +190,8 @@ def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
     """A puzzle's grid from text: our grid rows or a Tatham Mosaic ID.
 
     The rule is ``rule`` when given; else the one named by the header that
-    :meth:`Puzzle.to_text` writes; else mosaic. (A Tatham ID is always mosaic.)
+    :meth:`Puzzle.to_text` writes; else mosaic. (A Tatham ID is always mosaic.) A header
+    whose size is not the grid's is a ParseError: the header belongs to another puzzle.
 
     Examples
     --------
@@ -185,10 +200,17 @@ def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
     >>> read_grid("11").rule
     'mosaic'
     """
+    found = _header(text)
     if rule is None:
-        header = _header(text)
-        rule = header.group("rule") if header else "mosaic"
-    return NumberGrid.from_text(text, rule=rule)
+        rule = found[1].group("rule") if found else "mosaic"
+    grid = NumberGrid.from_text(text, rule=rule)
+    if found is not None:
+        number, header = found
+        size = (int(header.group("width")), int(header.group("height")))
+        if size != (grid.width, grid.height):
+            raise ParseError(f"the header says {size[0]}x{size[1]}, but the grid below it is "
+                             f"{grid.width}x{grid.height}", line=number)
+    return grid
 
 
 # -- grading ------------------------------------------------------------------------------------

@@ -417,7 +417,8 @@ def _read_ours(data: bytes, source: str) -> Replay:
     if header.get("format") != _MAGIC:
         raise fail(f'not a replay: the first line has no "format": "{_MAGIC}"', header_line)
     version = header.get("version")
-    if version != FORMAT_VERSION:
+    # true and 1.0 equal 1 in Python, not in the format: the version is the integer.
+    if type(version) is not int or version != FORMAT_VERSION:
         raise fail(f"unknown version {version!r} of the replay format (this msanalysis reads "
                    f"version {FORMAT_VERSION})", header_line)
 

@@ -247,9 +247,10 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         candidates = [r * width + c for r in range(height) for c in range(width)
                       if abs(r - row) > 1 or abs(c - col) > 1]
         if mines > len(candidates):
-            raise InvalidInput(f"board too full for safe-opening: {mines} mines, but only "
-                             f"{len(candidates)} cells lie outside the 3x3 block around the first "
-                             f"click {first_click} on {width}x{height}")
+            raise InvalidInput(f"board too full: {mines} mines, but only {len(candidates)} "
+                             f"cells lie outside the 3x3 block around the first click "
+                             f"{first_click} on {width}x{height}, which safe-opening and "
+                             f"no-guess boards keep free")
         # Fisher-Yates, stopped after the first `mines` positions are drawn (seed 002).
         for i in range(mines):
             j = rng.randrange(i, len(candidates))

@@ -61,7 +61,9 @@ def test_show_a_position_and_a_board(tmp_path):
     (["generate", "--width", "3", "--height", "3", "--mines", "20"], "do not fit"),
     (["generate", "--difficulty", "huge"], "'huge' is not one of 'beginner', 'intermediate'"),
     (["generate", "--rules", "safe-opening", "--width", "4", "--height", "4", "--mines", "13"],
-     "too full for safe-opening"),
+     "which safe-opening and no-guess boards keep free"),
+    (["generate", "--rules", "no-guess", "--width", "5", "--height", "5", "--mines", "20"],
+     "which safe-opening and no-guess boards keep free"),  # it said safe-opening only
     (["generate", "--difficulty", "beginner", "--first-click", "9,0"], "off the 9x9 board"),
 ])
 def test_bad_input_is_one_error_line_and_exit_2(tmp_path, monkeypatch, args, fragment):

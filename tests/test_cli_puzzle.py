@@ -70,6 +70,23 @@ def test_make_writes_files_and_the_rule_comes_back(tmp_path):
         assert solved.stdout.rstrip().endswith("mines")
 
 
+@pytest.mark.parametrize("header, fragment", [
+    # Before, both were taken for comments: the grid was solved as mosaic, exit 0.
+    ("# msanalysis puzzle: classic 5x5, 1 of 4 clues, grade 9, seed -3",
+     "line 1: not a puzzle header: expected '# msanalysis puzzle: RULE WxH"),
+    ("# msanalysis puzzle: classic 5x5, 1 of 4 clues, grade 3, seed 3",
+     "line 1: the header says 5x5, but the grid below it is 2x2"),
+])
+def test_a_header_that_does_not_fit_its_grid_is_refused(tmp_path, header, fragment):
+    path = tmp_path / "puzzle.txt"
+    path.write_text(f"{header}\n11\n11\n")
+    result = run("solve", str(path))
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: {path}, {fragment}"), result.stderr
+    path.write_text("# a comment of one's own\n11\n11\n")  # other comments are comments
+    assert run("solve", str(path)).exit_code == 0
+
+
 def test_make_options():
     half = run("make", "--width", "6", "--height", "6", "--seed", "1", "--share", "0.5")
     puzzle = Puzzle.from_text(half.stdout)

@@ -102,6 +102,7 @@ def test_numbers_and_sizes_beyond_any_board_are_refused_as_read(tmp_path, name, 
     (["analyze", PUZZLES / "positions" / "fifty-fifty-corner.txt", "--explain",
       "1" + "0" * 5000 + ",0"], "off any board"),
     (["generate", "--first-click", ""], "--first-click takes ROW,COL"),
+    (["play", "--games", "2", "--first-click", ""], "--first-click takes ROW,COL"),  # was 0,0
     (["reconstruct", "-", "--limit", str(10 ** 30)], "--limit must be at least 1 and at most"),
     (["reconstruct", "-", "--time-limit", "1e10"], "up to 10,000,000"),
     (["play", "--games", "1", "--dask", "garbage"], "cannot use the Dask scheduler"),
@@ -404,6 +405,17 @@ def test_analyze_on_a_board_says_it_is_a_board():
     message = one_error_line(run("analyze", PUZZLES / "boards" / "beginner-safe-cell-seed-1.mbf"),
                              2)
     assert "is a board (a mine layout), not a position" in message and "'show'" in message
+
+
+@pytest.mark.parametrize("command", ["metrics", "solvable"])
+def test_a_board_command_on_a_position_says_it_is_a_position(tmp_path, command):
+    # Before: "line 1, column 1: unknown character 'm' in a layout", of the mine count header.
+    message = one_error_line(run(command, PUZZLES / "positions" / "fifty-fifty-corner.txt"), 2)
+    assert "is a position (what a player sees), not a board" in message and "'analyze'" in message
+    typo = tmp_path / "typo.txt"
+    typo.write_text("*.x\n...\n")  # neither: the layout's own error names the character
+    assert "line 1, column 3: unknown character 'x' in a layout" in one_error_line(
+        run(command, typo), 2)
 
 
 def test_explaining_a_cell_that_is_not_forced_answers():

@@ -234,6 +234,10 @@ def test_our_format_unknown_version(tmp_path):
     path.write_text("\n".join(lines) + "\n")
     error = _error(path)
     assert "unknown version 7" in error.reason and error.line == 1
+    for version, shown in ((True, "True"), (1.0, "1.0"), ("1", "'1'")):  # equal to 1 in Python
+        path, lines = _ours(tmp_path, version=version)
+        path.write_text("\n".join(lines) + "\n")
+        assert f"unknown version {shown}" in _error(path).reason
 
 
 def test_our_format_not_a_replay(tmp_path):
