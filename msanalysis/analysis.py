@@ -10,7 +10,7 @@ give the same answers (the tests check it).
 
 from __future__ import annotations
 
-from msanalysis.errors import as_time_limit, check_type
+from msanalysis.errors import as_time_limit, check_flag, check_type
 from msanalysis.position import Position
 from msanalysis.tracker import Tracker
 from msanalysis.whole import Analysis, analyze_constraints
@@ -69,6 +69,8 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     """
     check_type(position, Position, "analyze", "Position.from_text reads one; Game(board)"
                ".position() shows a board as a player sees it")
+    check_flag(ignore_flags, "ignore_flags")
+    check_flag(forced_only, "forced_only")
     time_limit = as_time_limit(time_limit)
     if not forced_only and time_limit is None and position.total_mines is not None:
         analysis = Tracker.from_position(position, ignore_flags=ignore_flags).analysis

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.errors import IllegalMove, InvalidInput, ParseError
+from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, check_type
 from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "as_pair", "cell_table",
@@ -130,8 +130,8 @@ def check_cells(cells: int, line: int | None = None) -> None:
 
 
 def as_int(value: Any, what: str) -> int:
-    """``value`` as a Python int: an int or a numpy integer. A float, even a whole one, or a
-    string is refused rather than rounded or read.
+    """``value`` as a Python int: an int or a numpy integer. A float, even a whole one, a
+    string or a bool (an int to Python, a mistake here) is refused rather than rounded or read.
 
     Examples
     --------
@@ -143,6 +143,8 @@ def as_int(value: Any, what: str) -> int:
     msanalysis.errors.InvalidInput: the mine count must be a whole number (an int), got 1.9
     """
     try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError
         return operator.index(value)
     except TypeError:
         raise InvalidInput(f"{what} must be a whole number (an int), got {value!r}") from None
@@ -159,6 +161,8 @@ def as_pair(cell: Any, error: type[InvalidInput | IllegalMove] = InvalidInput) -
     """
     try:
         row, col = cell
+        if isinstance(row, bool) or isinstance(col, bool):  # ints to Python, not coordinates
+            raise TypeError
         return operator.index(row), operator.index(col)
     except (TypeError, ValueError):
         raise error(f"a cell is a pair of whole numbers (row, col), got {cell!r}") from None
@@ -434,6 +438,7 @@ class Board:
         >>> Board.from_text("# a comment\\n.*\\n..").mines
         frozenset({(0, 1)})
         """
+        check_type(text, str, "Board.from_text", "a layout's text; Board.load reads a file")
         rows: list[list[bool]] = []
         width = None
         for number, raw in enumerate(lines_of(text), start=1):
@@ -477,6 +482,9 @@ class Board:
         >>> Board.from_mbf(bytes([2, 1, 0, 1, 1, 0])).to_text()
         '.*'
         """
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise WrongType(f"Board.from_mbf takes bytes, got a {type(data).__name__} "
+                            "(Board.load reads a file)")
         if len(data) < 4:
             raise ParseError(f"truncated MBF: {len(data)} bytes, the header alone needs 4")
         width, height = data[0], data[1]

@@ -15,6 +15,8 @@ import time
 import unicodedata
 from typing import Any
 
+import numpy as np
+
 __all__ = [
     "AnalysisTooHard",
     "IllegalMove",
@@ -130,7 +132,11 @@ def as_real(value: Any) -> float:
     """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return math.nan
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int (or a fraction) past any float: as large as a float gets
+        negative = value < 0
+        return -math.inf if negative else math.inf
 
 
 def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:
@@ -147,6 +153,22 @@ def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:
     if not isinstance(value, kind):
         raise WrongType(f"{taker} takes a {kind.__name__}, got a {type(value).__name__}"
                         + (f" ({hint})" if hint else ""))
+
+
+def check_flag(value: object, name: str) -> None:
+    """Raise :class:`WrongType` unless ``value`` is True or False (a numpy bool too): a string
+    such as ``"no"`` is true to Python, and would quietly mean yes.
+
+    Examples
+    --------
+    >>> check_flag(False, "ignore_flags")
+    >>> check_flag("no", "ignore_flags")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: ignore_flags is True or False, got 'no'
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise WrongType(f"{name} is True or False, got {value!r}")
 
 
 class ParseError(MsanalysisError, ValueError):

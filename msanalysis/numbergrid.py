@@ -25,7 +25,7 @@ from msanalysis.board import (
     neighbour_counts,
     oversized,
 )
-from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.errors import InvalidInput, ParseError, check_type
 from msanalysis.files import lines_of, read_text
 
 __all__ = ["RULES", "UNKNOWN", "NumberGrid"]
@@ -181,6 +181,8 @@ class NumberGrid:
         >>> NumberGrid.from_text("# from sgt-mosaic\\n4x3:2a213a3222a1", rule="classic").rule
         'mosaic'
         """
+        check_type(text, str, "NumberGrid.from_text", "a grid's text; NumberGrid.load reads a "
+                   "file")
         check_rule(rule)
         rows: list[np.ndarray] = []
         where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
-from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.errors import InvalidInput, ParseError, check_type
 from msanalysis.files import lines_of, read_text
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
@@ -112,6 +112,8 @@ class Position:
         >>> Position.from_text("?F\\n12").flags
         frozenset({(0, 1)})
         """
+        check_type(text, str, "Position.from_text", "a position's text; Position.load reads a "
+                   "file")
         header_mines = None
         header_line = None
         rows: list[list[int]] = []
@@ -186,6 +188,8 @@ class Position:
         >>> Position.from_mine("3x2x1\\nH10\\nH10").to_text()
         'mines: 1\\n?1.\\n?1.'
         """
+        check_type(text, str, "Position.from_mine", "a .mine file's text; Position.load reads "
+                   "a file")
         lines = lines_of(text)
         if not lines or not lines[0].strip():
             raise ParseError("empty .mine file: expected a first line WxHxM", line=1)

@@ -26,6 +26,7 @@ from msanalysis.errors import (
     InvalidInput,
     ParseError,
     TimeLimitReached,
+    check_type,
     deadline_after,
     seconds_left,
 )
@@ -200,6 +201,7 @@ def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
     >>> read_grid("11").rule
     'mosaic'
     """
+    check_type(text, str, "read_grid", "a puzzle's text or a Tatham Mosaic ID")
     found = _header(text)
     if rule is None:
         rule = found[1].group("rule") if found else "mosaic"

@@ -221,7 +221,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     grid = _as_grid(grid, rule)
     if engine not in ENGINES:
         raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
-    if limit is not None and (not isinstance(limit, int) or limit < 1):
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
         raise InvalidInput(f"limit must be a positive integer or None, got {limit!r}")
     deadline = deadline_after(time_limit)
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)

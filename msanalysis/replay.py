@@ -50,7 +50,14 @@ from typing import Any, TypeGuard
 import numpy as np
 
 from msanalysis.board import Board, Cell, as_pair
-from msanalysis.errors import InvalidInput, ParseError, as_real, check_type, printable
+from msanalysis.errors import (
+    InvalidInput,
+    ParseError,
+    WrongType,
+    as_real,
+    check_type,
+    printable,
+)
 from msanalysis.files import read_bytes
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
@@ -188,6 +195,13 @@ class Replay:
     source: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.actions, (str, bytes)) or not hasattr(self.actions, "__iter__"):
+            raise WrongType(f"a replay's actions are a sequence of Actions, got "
+                            f"{self.actions!r}")
+        for action in self.actions:
+            if not isinstance(action, (Action, tuple, list)):
+                raise WrongType(f"a replay's action is an Action or a (kind, cell, time) tuple, "
+                                f"got {action!r}")
         actions = tuple(a if isinstance(a, Action) else Action(*a) for a in self.actions)
         object.__setattr__(self, "actions", actions)
         if self.rules is not None and self.rules not in RULES:
@@ -349,6 +363,8 @@ def save_replay(replay: Replay, path: str | Path) -> None:
     >>> load_replay(path) == replay
     True
     """
+    check_type(replay, Replay, "save_replay", "load_replay(path) reads one; ReplayRecorder "
+               "records one")
     game = replay.play()
     header = {
         "format": _MAGIC, "version": FORMAT_VERSION, "width": replay.width,
@@ -800,6 +816,7 @@ class ReplayRecorder:
 
     def __init__(self, game: Game, *, player: str | None = None, program: str = "msanalysis",
                  clock: Callable[[], float] | None = None) -> None:
+        check_type(game, Game, "ReplayRecorder", "Game(board) makes one")
         if game.clicks:
             raise InvalidInput("start recording before the first click: the recorder must see it")
         self.game = game

@@ -28,6 +28,8 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    check_flag,
+    check_type,
     deadline_after,
     name_clues,
 )
@@ -672,6 +674,8 @@ def explain(position: Position, cell: Cell, *, ignore_flags: bool = False,
     >>> e.verdict, e.clues, e.uses_mine_count
     ('safe', [(1, 0)], True)
     """
+    check_type(position, Position, "explain", "Position.from_text reads one")
+    check_flag(ignore_flags, "ignore_flags")
     cell = as_cell(cell, *position.shape)
     state = position.state(cell)
     if state >= 0:

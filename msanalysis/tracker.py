@@ -37,6 +37,9 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    WrongType,
+    check_flag,
+    check_type,
     deadline_after,
 )
 from msanalysis.game import Game, GameStatus
@@ -174,6 +177,9 @@ class Tracker:
     def __init__(self, board: Board, first_click: Cell | None = None, *,
                  rules: str = "safe-cell", ignore_flags: bool = False,
                  time_limit: float | None = None) -> None:
+        check_type(board, Board, "Tracker", "a layout: Board.from_text reads one; "
+                   "Tracker.from_position follows a position without one")
+        check_flag(ignore_flags, "ignore_flags")
         self._game = None
         self._deadline = deadline_after(time_limit)
         self.rules = FirstClick.parse(rules)
@@ -200,6 +206,8 @@ class Tracker:
         >>> tracker.forced[0] == analyze_constraints(game.position()).forced_safe
         True
         """
+        check_type(game, Game, "Tracker.from_game", "Game(board) makes one")
+        check_flag(ignore_flags, "ignore_flags")
         tracker = cls.__new__(cls)
         tracker._game = game
         tracker.rules = game.rules
@@ -233,6 +241,9 @@ class Tracker:
         '..*\\n...'
         """
         width, height = check_size(width, height)
+        if isinstance(mines, (str, bytes)) or not hasattr(mines, "__iter__"):
+            raise WrongType(f"Tracker.dealt takes the mines' cell numbers (a list of ints), got "
+                            f"{mines!r}")
         mines = [as_int(k, "a mine's cell number") for k in mines]
         outside = [k for k in mines if not 0 <= k < height * width]
         if outside:
@@ -274,6 +285,8 @@ class Tracker:
         >>> sorted(Tracker.from_position(p).forced[1])
         [(0, 0), (0, 2)]
         """
+        check_type(position, Position, "Tracker.from_position", "Position.from_text reads one")
+        check_flag(ignore_flags, "ignore_flags")
         if position.total_mines is None:
             raise InvalidInput("a tracker needs the total mine count")
         tracker = cls.__new__(cls)

@@ -15,13 +15,13 @@ import signal
 import statistics
 import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import InvalidInput, as_time_limit, deadline_after
+from msanalysis.errors import InvalidInput, WrongType, as_time_limit, deadline_after
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
@@ -74,6 +74,8 @@ class PlaySpec:
                  first_click: Cell | None = None, strategy: str = "best",
                  options: dict[str, Any] | None = None) -> PlaySpec:
         """A spec from a difficulty name and/or sizes, with the rule's default first click."""
+        if options is not None and not isinstance(options, Mapping):
+            raise WrongType(f"options are a strategy's options by name (a dict), got {options!r}")
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
             first_click = default_first_click(rules, width=width, height=height)

@@ -16,7 +16,7 @@ from typing import Any, overload
 import numpy as np
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import AnalysisTooHard, InvalidInput, as_real
+from msanalysis.errors import AnalysisTooHard, InvalidInput, WrongType, as_real
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
 from msanalysis.play.endgame import TIE, Endgame
@@ -171,6 +171,9 @@ class BestStrategy(ForcedFirst):
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
         self.blend = blend
+        if book is not None and not isinstance(book, str):
+            raise WrongType(f"book is the name of a shipped book or a book file's path, got "
+                            f"{book!r}")
         self.book = None if book is None else _book(book)
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
-from msanalysis.board import Board, Cell, as_cell, as_int
+from msanalysis.board import Board, Cell, as_cell, as_int, as_pair
 from msanalysis.errors import (
     AnalysisTooHard,
     IllegalMove,
@@ -329,6 +329,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     attempts = as_int(attempts, "attempts")
     if attempts < 1:
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
+    first_click = as_pair(first_click)  # its place on the board: checked as the board is drawn
     deadline = deadline_after(time_limit)
     top = MINE_COUNT if use_mine_count else COMPONENT
     draw = _SafeOpening(width, height, mines, first_click, random.Random(as_seed(seed)))
