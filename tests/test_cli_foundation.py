@@ -111,3 +111,17 @@ def test_a_bug_is_not_dressed_up_as_a_user_error(monkeypatch, tmp_path):
     path.write_text("?1\n")
     result = CliRunner().invoke(cli.app, ["show", str(path)])
     assert isinstance(result.exception, KeyError)
+
+
+def test_python_dash_m_runs_the_command_line(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "board.txt"
+    path.write_text("*..\n...\n")
+    done = subprocess.run([sys.executable, "-m", "msanalysis", "metrics", str(path), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and '"bbbv": 2' in done.stdout, done.stderr
+    done = subprocess.run([sys.executable, "-m", "msanalysis", "show", str(tmp_path / "no")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == f"error: no such file: {tmp_path / 'no'}\n"

@@ -25,7 +25,7 @@ MODEL = {"errors", "files", "exact", "board", "position", "rules", "game", "form
          "_toollib"}
 ENGINE = {"constraints", "sat", "counting", "joining", "whole", "analysis", "obvious", "numbergrid",
           "gridlogic", "solverwatch", "reconstruction", "tracker", "bitlogic", "puzzle", "sampling"}
-FACES = {"text", "svg", "cli", "explorer"}
+FACES = {"text", "svg", "cli", "explorer", "__main__"}
 
 
 def layer_of(module: str) -> int:
