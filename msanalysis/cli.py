@@ -84,7 +84,7 @@ class _OneLineErrors(TyperGroup):
             # Files are read and written through msanalysis.files, which names them: an error
             # that names no file comes from writing to standard output (a full disk).
             if error.filename is not None:
-                raise
+                fail(f"{error.filename}: {error.strerror}")
             _stop_writing()
             fail(_unwritable(error))
 
