@@ -7,6 +7,7 @@ answer), never a traceback. The library itself never prints; only this module do
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import math
@@ -81,11 +82,10 @@ class _OneLineErrors(TyperGroup):
         except MemoryError:
             fail("ran out of memory: the input is too large for this machine", EXIT_GAVE_UP)
         except OSError as error:
-            # Files are read and written through msanalysis.files, which names them: an error
-            # that names no file comes from writing to standard output (a full disk).
             if error.filename is not None:
                 fail(f"{error.filename}: {error.strerror}")
-            _stop_writing()
+            if error.errno in _WRITE_ERRORS:
+                _stop_writing()
             fail(_unwritable(error))
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
@@ -113,9 +113,18 @@ class _OneLineErrors(TyperGroup):
         sys.exit(status if isinstance(status, int) else 0)
 
 
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
+"""What a write to a full or failing disk raises."""
+
+
 def _unwritable(error: OSError) -> str:
-    """What to say of an OSError that names no file: standard output could not be written."""
-    return f"cannot write to standard output: {error.strerror or error}"
+    """What to say of an OSError that names no file. Files are read and written through
+    :mod:`msanalysis.files`, which names them: one of a full or failing disk comes from
+    writing to standard output; any other (a worker pool that cannot start, a lost Dask
+    connection) is said as it is."""
+    if error.errno in _WRITE_ERRORS:
+        return f"cannot write to standard output: {error.strerror}"
+    return str(error) or type(error).__name__
 
 
 def _stop_writing() -> None:
@@ -218,8 +227,8 @@ def explain_or_why_not(analysis: Any, cell: Cell,
     undecided = cell not in analysis.forced_safe and cell not in analysis.forced_mines \
         and cell in analysis.constraints.unknown
     if undecided and analysis.all_forced:
-        return (f"({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and safe "
-                "in others")
+        return (f"cell ({cell[0]}, {cell[1]}) is not forced: it is a mine in some layouts and "
+                "safe in others")
     try:
         # A partial analysis may have missed a forced cell: the explanation decides.
         return analysis.explain(cell, time_limit=seconds_left(deadline))

@@ -34,6 +34,7 @@ from msanalysis.files import lines_of
 from msanalysis.gridlogic import Padded, Unsatisfiable, settle
 from msanalysis.numbergrid import UNKNOWN, NumberGrid, check_rule, counted_offsets
 from msanalysis.reconstruction import reconstruct
+from msanalysis.rules import as_seed
 from msanalysis.solverwatch import Watch, propagate
 
 __all__ = ["DEFAULT_DENSITY", "GRADES", "MAX_CELLS", "Puzzle", "grade", "make_puzzle",
@@ -125,13 +126,15 @@ class Puzzle:
     @classmethod
     def from_grid(cls, grid: NumberGrid, *, seed: int | None = None,
                   time_limit: float | None = None) -> Puzzle:
-        """The puzzle a grid makes, solved and graded.
+        """The puzzle a grid makes, solved and graded (``seed``: a whole number from 0 up, or
+        None).
 
         Raises
         ------
         InvalidInput
             When no layout or more than one fits the grid.
         """
+        seed = as_seed(seed)  # a negative one would write a header that cannot be read back
         found = reconstruct(grid, time_limit=time_limit)
         if found.first is None or not found.unique:
             if found.count == 0:

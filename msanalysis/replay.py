@@ -198,11 +198,12 @@ class Replay:
         if isinstance(self.actions, (str, bytes)) or not hasattr(self.actions, "__iter__"):
             raise WrongType(f"a replay's actions are a sequence of Actions, got "
                             f"{self.actions!r}")
-        for action in self.actions:
+        given = tuple(self.actions)  # once: a generator is read only once
+        for action in given:
             if not isinstance(action, (Action, tuple, list)):
                 raise WrongType(f"a replay's action is an Action or a (kind, cell, time) tuple, "
                                 f"got {action!r}")
-        actions = tuple(a if isinstance(a, Action) else Action(*a) for a in self.actions)
+        actions = tuple(a if isinstance(a, Action) else Action(*a) for a in given)
         object.__setattr__(self, "actions", actions)
         if self.rules is not None and self.rules not in RULES:
             raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")

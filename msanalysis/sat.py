@@ -4,8 +4,9 @@
 with a position, frontier and sea alike, the total mine count included. :func:`explain` names a
 minimal set of clues (and says whether the mine count is needed) that on its own forces a cell,
 from an unsatisfiable core shrunk until no clue can be dropped. :func:`inconsistency` does the
-same for a position no layout satisfies. Probabilities and counts live in
-:mod:`msanalysis.counting`.
+same for a position no layout satisfies. :func:`problem_verdicts` decides the boxes of one
+counting problem (for the tracker and the bit boards). Probabilities and counts live in
+:mod:`msanalysis.counting` and :mod:`msanalysis.joining`.
 
 Clues are Minicard's native cardinality constraints: "exactly k of n" is ``atmost(k)`` over the
 cells plus ``atmost(n - k)`` over their negations.

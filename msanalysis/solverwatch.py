@@ -3,7 +3,8 @@
 Python runs no signal handler while a C call is under way, so Ctrl-C alone would wait for the
 end of a search. :class:`Watch` stops python-sat's and CP-SAT's searches from a helper thread;
 :func:`propagate` makes python-sat's unit propagation raise ``KeyboardInterrupt`` as Python
-would. Used by :mod:`msanalysis.reconstruction` and :mod:`msanalysis.puzzle`.
+would. Used by :mod:`msanalysis.sat` (the analysis's searches), :mod:`msanalysis.reconstruction`
+and :mod:`msanalysis.puzzle`.
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ An :class:`Analysis` holds what is known about every hidden cell: forced cells, 
 probabilities, the number of layouts, whether a guess is required and the best one.
 :func:`analyze_constraints` makes one from scratch: it reads the position as constraints
 (:mod:`msanalysis.constraints`), finds the forced cells with SAT (:mod:`msanalysis.sat`) and
-counts every layout exactly (:mod:`msanalysis.counting`). The entry point users call is
-:func:`msanalysis.analysis.analyze`, which follows the position with a tracker when it can.
+counts every layout exactly (:mod:`msanalysis.joining`, over :mod:`msanalysis.counting`). The
+entry point users call is :func:`msanalysis.analysis.analyze`, which follows the position with a
+tracker when it can.
 Choosing moves in a game is left to :mod:`msanalysis.play`, pictures to :mod:`msanalysis.svg`.
 
 With the total mine count unknown, every layout consistent with the clues is taken as equally

@@ -292,6 +292,23 @@ def test_an_output_that_cannot_be_written_is_one_error_line(tmp_path, args):
     assert done.stderr == b"error: cannot write to standard output: No space left on device\n"
 
 
+@pytest.mark.parametrize("error, message", [
+    (OSError(28, "No space left on device"),
+     "error: cannot write to standard output: No space left on device\n"),
+    # Not every OSError that names no file is standard output's: a pool that cannot start.
+    (OSError(24, "Too many open files"), "error: [Errno 24] Too many open files\n"),
+])
+def test_an_oserror_naming_no_file_is_said_as_it_is(monkeypatch, error, message):
+    import msanalysis.cli as cli
+
+    def fails(path):
+        raise error
+
+    monkeypatch.setattr(cli, "read_any", fails)
+    result = run("analyze", PUZZLES / "positions" / "fifty-fifty-corner.txt")
+    assert result.exit_code == 2 and result.stderr == message
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
 def test_a_file_that_cannot_be_written_is_named(tmp_path):
     for args in (["generate", "-o", "/dev/full"],

@@ -79,3 +79,24 @@ def test_a_time_limit_past_any_float_is_no_limit():
 
     # OverflowError before: the limit was turned into a float.
     assert analyze(Position.from_text("mines: 1\n??\n11"), time_limit=10 ** 400).solutions == 2
+
+
+def test_a_replays_actions_may_come_from_a_generator():
+    import dataclasses
+
+    from msanalysis.play.judge import record_autoplay
+
+    replay = record_autoplay(9, 9, 10, seed=2, strategy="safest")
+    again = dataclasses.replace(replay, actions=(a for a in replay.actions))
+    assert again.actions == replay.actions  # read once to check, then used: it was emptied
+
+
+def test_a_puzzle_seed_is_a_whole_number_from_0():
+    from msanalysis.errors import InvalidInput
+    from msanalysis.puzzle import Puzzle, make_puzzle
+
+    grid = make_puzzle(width=4, height=3, seed=2).grid
+    # A negative seed wrote a header that reading the puzzle back refused.
+    with pytest.raises(InvalidInput, match="seed"):
+        Puzzle.from_grid(grid, seed=-1)
+    assert Puzzle.from_text(Puzzle.from_grid(grid, seed=7).to_text()).seed == 7

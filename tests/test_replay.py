@@ -453,8 +453,9 @@ def test_a_format_named_reads_standard_input_and_files_whatever_their_names(tmp_
     with pytest.raises(ReplayError, match=r"not a readable \.avf replay"):
         load_replay(renamed, format="avf")
     ours, _ = _ours(tmp_path)
-    assert load_replay(ours.rename(tmp_path / "game.txt"), format="jsonl") == load_replay(
-        tmp_path / "game.txt", format="JSONL")
+    assert load_replay(ours, format="JSONL") == load_replay(ours)
+    with pytest.raises(ReplayError, match=r"not a readable \.evf replay"):
+        load_replay(ours, format="evf")  # named, it is read so, though its bytes say ours
     for bad in ("xyz", "", 3, None.__class__):
         with pytest.raises(InvalidInput, match=r"unknown replay format .*: expected one of "
                                                r"avf, rmv, evf, mvf, jsonl$"):
