@@ -16,6 +16,7 @@ replace. Without a widget front end (nbconvert, GitHub) the explorer shows as th
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
@@ -41,11 +42,12 @@ from msanalysis.errors import (
     WrongType,
 )
 from msanalysis.exact import fraction_text, magnitude
+from msanalysis.formats import read_any
 from msanalysis.game import Game
 from msanalysis.play.judge import Judgement, ReplayAnalysis, analyze_replay
 from msanalysis.play.noguess import generate
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
-from msanalysis.replay import Replay, apply_action
+from msanalysis.replay import REPLAY_SUFFIXES, Replay, apply_action, load_replay
 from msanalysis.rules import RULES, default_first_click
 
 __all__ = ["DEFAULT_TIME_LIMIT", "MODES", "Explorer", "analyse"]
@@ -240,17 +242,26 @@ class Explorer(anywidget.AnyWidget):
         """Show a position, game, board, replay or judged replay.
 
         A :class:`~msanalysis.board.Board` starts a game on it; a string is read as a position's
-        text; a replay (or a :class:`~msanalysis.play.judge.ReplayAnalysis`) is judged and shown
-        from its first action, in replay mode.
+        text; a path (:class:`pathlib.Path`) is read as a file: a replay by its ending (``.avf``,
+        ``.rmv``, ``.evf``, ``.mvf``, ``.jsonl``), else a position or a board; a replay (or a
+        :class:`~msanalysis.play.judge.ReplayAnalysis`) is judged and shown from its first
+        action, in replay mode.
 
         Raises
         ------
         WrongType
             For anything else.
         ParseError
-            For a string that is not a position.
+            For a string or a file that is not a position (a replay file that is not one raises
+            ReplayError, a ParseError too).
+        OSError
+            For a file that cannot be read.
         """
         self._game, self._replay_source, self._judged = None, None, None
+        if isinstance(source, os.PathLike):
+            path = Path(source)
+            source = (load_replay(path) if path.suffix.lower() in REPLAY_SUFFIXES
+                      else read_any(path))
         if isinstance(source, str):
             source = Position.from_text(source)
         if isinstance(source, Board):

@@ -248,6 +248,29 @@ def test_replay_steps_show_each_click_and_its_verdict():
     assert explorer.mode == "play" and explorer.steps == 0
 
 
+def test_a_path_is_read_as_a_file_replay_position_or_board(tmp_path):
+    from pathlib import Path
+
+    from msanalysis.errors import ParseError
+    from msanalysis.replay import save_replay
+
+    replay = record_autoplay(9, 9, 10, seed=3, strategy="safest")
+    save_replay(replay, tmp_path / "game.msreplay.jsonl")
+    explorer = Explorer(tmp_path / "game.msreplay.jsonl")
+    assert explorer.mode == "replay" and explorer.steps == len(replay.actions)
+    (tmp_path / "p.txt").write_text("mines: 1\n??\n11\n")
+    explorer.load(tmp_path / "p.txt")
+    assert explorer.mode == "play" and explorer.position == Position.from_text("mines: 1\n??\n11")
+    puzzles = Path(__file__).resolve().parent.parent / "puzzles"
+    explorer.load(puzzles / "boards" / "beginner-safe-cell-seed-1.mbf")
+    assert explorer.position.shape == (9, 9)
+    with pytest.raises(ParseError, match="line 1, column 1: unknown character 'x'"):
+        (tmp_path / "bad.txt").write_text("x\n")
+        explorer.load(tmp_path / "bad.txt")
+    with pytest.raises(FileNotFoundError):
+        explorer.load(tmp_path / "missing.txt")
+
+
 # -- what travels -------------------------------------------------------------------------------
 
 def test_a_click_sends_a_patch_not_the_board():
