@@ -149,9 +149,8 @@ class Puzzle:
         The header line written by :meth:`to_text` gives the rule and seed (see
         :func:`read_grid`).
         """
-        grid = read_grid(text, rule=rule)
-        found = _header(text)
-        seed = found[1].group("seed") if found else None
+        grid, header = _read(text, rule)
+        seed = None if header is None else header.group("seed")
         return cls.from_grid(grid, seed=None if seed is None else int(seed))
 
     def to_text(self) -> str:
@@ -204,18 +203,24 @@ def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
     >>> read_grid("11").rule
     'mosaic'
     """
+    return _read(text, rule)[0]
+
+
+def _read(text: str, rule: str | None) -> tuple[NumberGrid, re.Match[str] | None]:
+    """:func:`read_grid`, and the header it read (None when there is none)."""
     check_type(text, str, "read_grid", "a puzzle's text or a Tatham Mosaic ID")
     found = _header(text)
     if rule is None:
         rule = found[1].group("rule") if found else "mosaic"
     grid = NumberGrid.from_text(text, rule=rule)
-    if found is not None:
-        number, header = found
-        size = (int(header.group("width")), int(header.group("height")))
-        if size != (grid.width, grid.height):
-            raise ParseError(f"the header says {size[0]}x{size[1]}, but the grid below it is "
-                             f"{grid.width}x{grid.height}", line=number)
-    return grid
+    if found is None:
+        return grid, None
+    number, header = found
+    size = (int(header.group("width")), int(header.group("height")))
+    if size != (grid.width, grid.height):
+        raise ParseError(f"the header says {size[0]}x{size[1]}, but the grid below it is "
+                         f"{grid.width}x{grid.height}", line=number)
+    return grid, header
 
 
 # -- grading ------------------------------------------------------------------------------------
