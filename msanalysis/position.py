@@ -26,7 +26,7 @@ import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
 from msanalysis.errors import InvalidInput, ParseError, check_type
-from msanalysis.files import lines_of, read_text
+from msanalysis.files import lines_of, read_text, write_file
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
@@ -261,7 +261,7 @@ class Position:
 
     def save(self, path: str | Path) -> None:
         """Write the canonical text form to ``path``."""
-        Path(path).write_text(self.to_text() + "\n")
+        write_file(path, self.to_text() + "\n")
 
     # -- facts ----------------------------------------------------------------------------------
     @property

@@ -58,7 +58,7 @@ from msanalysis.errors import (
     check_type,
     printable,
 )
-from msanalysis.files import read_bytes
+from msanalysis.files import read_bytes, write_file
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import RULES
@@ -379,7 +379,7 @@ def save_replay(replay: Replay, path: str | Path) -> None:
     lines = [json.dumps(header, ensure_ascii=False)]
     lines += [json.dumps({"time": a.time, "action": a.kind.value, "cell": list(a.cell)})
               for a in replay.actions]
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    write_file(path, "\n".join(lines) + "\n")
 
 
 def _is_seconds(value: int | float) -> bool:
@@ -557,7 +557,7 @@ def _read_toollib(data: bytes, kind: str, source: str) -> Replay:
         # was read is what was checked against the size limit.
         with tempfile.TemporaryDirectory(prefix="msanalysis-replay-") as scratch:
             copy = Path(scratch) / f"replay.{kind}"
-            copy.write_bytes(data)
+            write_file(copy, data)
             child = subprocess.run([sys.executable, "-P", str(script), kind, str(copy)],
                                    capture_output=True, cwd=scratch, timeout=_CHILD_SECONDS,
                                    check=False)
