@@ -21,7 +21,7 @@ import numpy as np
 
 from msanalysis.board import Cell, cell_table, neighbour_counts
 from msanalysis.errors import InconsistentPosition, TimeLimitReached
-from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.position import FLAG, MINE, Position
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -216,9 +216,8 @@ def build(position: Position, *, ignore_flags: bool = False,
     """
     states = position.states
     height, width = states.shape
-    flags = states == FLAG
-    unknown_mask = (states == HIDDEN) | flags if ignore_flags else states == HIDDEN
-    known_mask = states == MINE if ignore_flags else (states == MINE) | flags
+    unknown_mask = position.unknown_mask(ignore_flags)
+    known_mask = position.mine_mask(ignore_flags)
     revealed = states >= 0
     known_count = int(np.count_nonzero(known_mask))
     unknown_count = int(np.count_nonzero(unknown_mask))

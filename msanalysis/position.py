@@ -297,6 +297,31 @@ class Position:
         value = self.state(cell)
         return value if value >= 0 else None
 
+    def unknown_mask(self, ignore_flags: bool = False) -> np.ndarray:
+        """Where the cells' contents are unknown: hidden cells, and flags when they are ignored
+        (counted, a flag is a mine).
+
+        Examples
+        --------
+        >>> p = Position.from_text("F?1")
+        >>> p.unknown_mask().tolist(), p.unknown_mask(ignore_flags=True).tolist()
+        ([[False, True, False]], [[True, True, False]])
+        """
+        states = self._states
+        return (states == HIDDEN) | (states == FLAG) if ignore_flags else states == HIDDEN
+
+    def mine_mask(self, ignore_flags: bool = False) -> np.ndarray:
+        """Where mines are known: shown mines, and flags unless they are ignored.
+
+        Examples
+        --------
+        >>> p = Position.from_text("F?1")
+        >>> p.mine_mask().tolist(), p.mine_mask(ignore_flags=True).tolist()
+        ([[True, False, False]], [[False, False, False]])
+        """
+        states = self._states
+        return states == MINE if ignore_flags else (states == MINE) | (states == FLAG)
+
     def _cells(self, mask: np.ndarray) -> frozenset[Cell]:
         rows, cols = np.nonzero(mask)
         return frozenset(zip(rows.tolist(), cols.tolist()))

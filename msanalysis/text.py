@@ -15,7 +15,7 @@ import typer
 
 from msanalysis.board import Board, Cell
 from msanalysis.exact import magnitude
-from msanalysis.position import FLAG, HIDDEN, MINE, Position
+from msanalysis.position import FLAG, MINE, Position
 
 __all__ = [
     "board_rows",
@@ -108,7 +108,7 @@ def percent_rows(analysis: Any, position: Position) -> list[str]:
     cells = np.full(states.shape, "  .", dtype="<U3")
     cells[states == FLAG] = "  F"
     cells[states == MINE] = "  *"
-    unknown = (states == HIDDEN) | ((states == FLAG) & analysis.ignore_flags)  # as constraints'
+    unknown = position.unknown_mask(analysis.ignore_flags)
     percent = np.clip(np.rint(100 * np.where(unknown, analysis.probabilities, 0.0)), 1, 99)
     cells[unknown] = _PERCENT_TEXT[percent[unknown].astype(np.int64)]
     cells[_mask(analysis.forced_safe, states.shape)] = "  S"

@@ -367,8 +367,8 @@ class Tracker:
         framed[1:-1, 1:-1] = states
         self._reset(framed.ravel().tolist(), sea=False)
         flags = states == FLAG
-        unknown = (states == HIDDEN) | flags if self.ignore_flags else states == HIDDEN
-        known = (states == MINE) if self.ignore_flags else (states == MINE) | flags
+        unknown = position.unknown_mask(self.ignore_flags)
+        known = position.mine_mask(self.ignore_flags)
         revealed = states >= 0
         self._unknown = int(np.count_nonzero(unknown))
         self._known_mines = int(np.count_nonzero(known))
@@ -1402,9 +1402,7 @@ class Tracker:
     def _probability_array(self) -> np.ndarray:
         joined = self._joined()[1]
         solutions = joined.solutions
-        states = self.position.states
-        known = (states == MINE) if self.ignore_flags else (states == MINE) | (states == FLAG)
-        result = np.where(known, 1.0, np.nan)
+        result = np.where(self.position.mine_mask(self.ignore_flags), 1.0, np.nan)
         # Flat indices of the framed grid and their values, set in one go.
         fact = self._fact
         where = list(self._proven)

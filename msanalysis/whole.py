@@ -33,7 +33,7 @@ from msanalysis.errors import (
 )
 from msanalysis.exact import decimal
 from msanalysis.joining import Count, count
-from msanalysis.position import FLAG, MINE, Position
+from msanalysis.position import Position
 from msanalysis.sat import Explanation, explain, find_forced, inconsistency
 
 __all__ = ["Analysis", "analyze_constraints"]
@@ -196,9 +196,7 @@ class Analysis:
         NaN for revealed cells, 1.0 for shown mines and for flags when flags count as mines.
         """
         constraints, counts = self.constraints, self.counts
-        states = self.position.states
-        known = (states == MINE) if self.ignore_flags else (states == MINE) | (states == FLAG)
-        result = np.where(known, 1.0, np.nan)
+        result = np.where(self.position.mine_mask(self.ignore_flags), 1.0, np.nan)
         solutions = counts.solutions
         # Python's int / int is correctly rounded, so each value is float() of the exact
         # Fraction (0.0 and 1.0 exactly for forced cells) without reducing a Fraction per box.
