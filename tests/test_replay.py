@@ -593,3 +593,12 @@ def test_a_replay_made_in_a_program_is_read_back_the_same(tmp_path):
     assert load_replay(tmp_path / "a.msreplay.jsonl") == replay
     with pytest.raises(InvalidInput, match="a cell is a pair of whole numbers"):
         Action("reveal", (1.7, 0.2))
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+def test_a_replay_that_cannot_be_written_names_its_file(tmp_path):
+    # A full disk raised an OSError naming no file, which the command line took for its output.
+    path, _ = _ours(tmp_path)
+    with pytest.raises(OSError) as caught:
+        save_replay(load_replay(path), "/dev/full")
+    assert caught.value.filename == "/dev/full"
