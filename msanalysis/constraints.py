@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from msanalysis.board import Cell, cell_table, neighbour_counts
-from msanalysis.errors import InconsistentPosition, TimeLimitReached
+from msanalysis.errors import InconsistentPosition, TimeLimitReached, time_is_up
 from msanalysis.position import FLAG, MINE, Position
 
 if TYPE_CHECKING:
@@ -376,7 +376,7 @@ cells; below, it takes about a second at most)."""
 
 
 def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if time_is_up(deadline):
         raise TimeLimitReached("the time limit ran out while the position was read into clues "
                                "and the cells they share")
 

@@ -20,7 +20,6 @@ import heapq
 import itertools
 import struct
 import sys
-import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from math import comb
@@ -33,6 +32,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    time_is_up,
 )
 
 __all__ = ["ComponentCount", "Problem", "count_by_need", "count_component"]
@@ -304,7 +304,7 @@ class Packed(NamedTuple):
 
 
 def _check_deadline(deadline: float | None, what: str) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if time_is_up(deadline):
         raise TimeLimitReached(f"exact counting ran past the time limit ({what})")
 
 

@@ -29,10 +29,13 @@ __all__ = [
     "WrongType",
     "as_real",
     "as_time_limit",
+    "check_flag",
     "check_type",
     "deadline_after",
     "name_clues",
     "printable",
+    "seconds_left",
+    "time_is_up",
 ]
 
 
@@ -105,6 +108,18 @@ def deadline_after(seconds: Any) -> float | None:
     """
     limit = as_time_limit(seconds)
     return None if limit is None else time.perf_counter() + limit
+
+
+def time_is_up(deadline: float | None) -> bool:
+    """Whether ``deadline`` (a :func:`time.perf_counter` value, None for no limit) has passed:
+    what long work asks between steps before it raises :class:`TimeLimitReached`.
+
+    Examples
+    --------
+    >>> time_is_up(None), time_is_up(0.0), time_is_up(deadline_after(60))
+    (False, True, False)
+    """
+    return deadline is not None and time.perf_counter() > deadline
 
 
 def seconds_left(deadline: float | None) -> float | None:

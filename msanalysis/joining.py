@@ -26,7 +26,7 @@ from operator import mul
 from msanalysis.board import Cell
 from msanalysis.constraints import Constraints
 from msanalysis.counting import ComponentCount, Problem, count_component
-from msanalysis.errors import InconsistentPosition, TimeLimitReached
+from msanalysis.errors import InconsistentPosition, TimeLimitReached, time_is_up
 
 __all__ = ["Backdrop", "Count", "Joined", "count", "count_of_parts", "join", "polynomial_product",
            "together"]
@@ -444,7 +444,7 @@ def _check_comb_time(n: int, k: int, deadline: float | None) -> None:
                                f"sea alone are a number of {digits:,.0f} digits)")
 
 def _check_deadline(deadline: float | None) -> None:
-    if deadline is not None and time.perf_counter() > deadline:
+    if time_is_up(deadline):
         raise TimeLimitReached("exact counting ran past the time limit (joining components)")
 
 

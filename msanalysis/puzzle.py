@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 import re
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,6 +28,7 @@ from msanalysis.errors import (
     check_type,
     deadline_after,
     seconds_left,
+    time_is_up,
 )
 from msanalysis.files import lines_of
 from msanalysis.gridlogic import Padded, Unsatisfiable, settle
@@ -492,7 +492,7 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
         raise InvalidInput(f"density must be between 0 and 1, got {density!r}")
     mines = round(density * width * height)
     for _ in range(_DRAWS):
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             raise TimeLimitReached(f"the time limit ran out while drawing a {width}x{height} "
                                    "layout whose full grid fits only itself")
         board = generate(width, height, mines, rules="unsafe", seed=int(rng.integers(2 ** 32)))
@@ -688,7 +688,7 @@ class _Maker:
         return solver
 
     def _check_time(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
+        if time_is_up(self.deadline):
             raise TimeLimitReached(f"the time limit ran out while making a {self.width}x"
                                    f"{self.height} puzzle ({int(self.kept.sum())} clues left)")
 

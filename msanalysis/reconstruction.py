@@ -28,6 +28,7 @@ from msanalysis.errors import (
     TimeLimitReached,
     deadline_after,
     name_clues,
+    time_is_up,
 )
 from msanalysis.gridlogic import PAD, Padded, Unsatisfiable, settle, split_components
 from msanalysis.numbergrid import UNKNOWN, NumberGrid, counted_offsets
@@ -435,7 +436,7 @@ def _conflict(clues: np.ndarray, rule: str, center: Cell, deadline: float | None
         window[top - mt:bottom - mt, left - ml:right - ml] = clues[top:bottom, left:right]
         if whole:
             break
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             # No time to find a small window: every clue together is a true, if large, conflict.
             return [(int(r), int(c)) for r, c in np.argwhere(clues != UNKNOWN)]
         if isinstance(_search(window, rule, "sat", 1, deadline, True), Unsatisfiable):

@@ -19,7 +19,6 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -41,6 +40,7 @@ from msanalysis.errors import (
     check_flag,
     check_type,
     deadline_after,
+    time_is_up,
 )
 from msanalysis.game import Game, GameStatus
 from msanalysis.joining import Count, Joined, count, count_of_parts, join, polynomial_product
@@ -657,7 +657,7 @@ class Tracker:
     def _check_clock(self, cells: int) -> None:
         """Stop a cascade past the deadline (after ``cells`` cells of it, never fewer than
         :data:`_CELLS_BETWEEN_LOOKS`)."""
-        if self._deadline is not None and time.perf_counter() > self._deadline:
+        if time_is_up(self._deadline):
             raise TimeLimitReached(f"the time limit ran out while a cascade was opened "
                                    f"({cells} cells so far)")
 

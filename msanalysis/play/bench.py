@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import InvalidInput, WrongType, as_time_limit, deadline_after
+from msanalysis.errors import InvalidInput, WrongType, as_time_limit, deadline_after, time_is_up
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
@@ -509,7 +509,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
                 summary.add(result)
                 if on_result is not None:
                     on_result(result)
-                if deadline is not None and time.perf_counter() > deadline:
+                if time_is_up(deadline):
                     raise _TimeUp
     except KeyboardInterrupt:
         summary.interrupted = True

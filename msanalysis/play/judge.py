@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -40,6 +39,7 @@ from msanalysis.errors import (
     check_type,
     deadline_after,
     seconds_left,
+    time_is_up,
 )
 from msanalysis.exact import fraction_text
 from msanalysis.game import Game
@@ -441,7 +441,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
                                 f"action {index + 1} of {len(replay.actions)}")
 
     for index, action, game in replay.before_each():
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             raise stop("before")
         targets = _targets(game, action)
         if not targets:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
@@ -32,6 +31,7 @@ from msanalysis.errors import (
     check_type,
     deadline_after,
     seconds_left,
+    time_is_up,
 )
 from msanalysis.position import HIDDEN, Position
 from msanalysis.rules import FirstClick, as_seed, windows_xp_move
@@ -234,7 +234,7 @@ def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> N
     hardest_step: int | None = None
     hardest_cells: tuple[Cell, ...] = ()
     while tracker.status == "playing":
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             raise TimeLimitReached(f"the check for a guess ran past the time limit after "
                                    f"{rounds} rounds of reasoning")
         found, cells = tracker._advance(max_grade, reveal=True)
@@ -353,7 +353,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             raise out_of_time(tried) from None
 
     for tried in range(attempts):
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             raise out_of_time(tried)
         cells = draw.draw()
         adjusted: Board | None = None
@@ -585,7 +585,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
         tracker.reveal(first_click)
         moves = 0
         while tracker.status == "playing":
-            if deadline is not None and time.perf_counter() > deadline:
+            if time_is_up(deadline):
                 raise TimeLimitReached("moving mines ran past the time limit")
             if tracker._advance(grade, reveal=True)[0]:
                 continue
@@ -699,7 +699,7 @@ def _one_board(width: int, height: int, mines: int, rules: str, first_click: Cel
     if FirstClick.parse(rules) is not FirstClick.NO_GUESS:
         if method != "reject" or grade is not None:
             raise InvalidInput("--method and --grade are for rules 'no-guess'")
-        if deadline is not None and time.perf_counter() > deadline:
+        if time_is_up(deadline):
             raise TimeLimitReached(f"the time limit ran out before the board of seed {seed} "
                                    "was made")
         return generate(width, height, mines, rules=rules, first_click=first_click, seed=seed)
