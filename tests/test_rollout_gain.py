@@ -1,5 +1,6 @@
-"""``benchmarks/rollout_gain.py`` (best's guesses against its runners-up, played out) and
-``benchmarks/rollout_fit.py`` (their differences fitted to the cells' features)."""
+"""``benchmarks/rollout_gain.py`` (best's guesses against its runners-up, played out),
+``benchmarks/rollout_fit.py`` (their differences fitted to the cells' features) and
+``benchmarks/losses.py`` (where best's guesses are made and lost)."""
 
 import json
 
@@ -86,3 +87,23 @@ def test_runners_up_are_grouped_by_the_gap_in_value(capsys):
     assert "ties (under 0.002): 1 positions, +0.00% on average" in out
     assert "close (0.002 to 0.03): 1 positions, +50.00% on average" in out
     assert "apart" not in out and "candidate 3" in out
+
+
+def test_losses_sorts_every_guess_and_every_lost_game():
+    # benchmarks/losses.py: each guess of best goes to one kind of position, and each lost game
+    # to the kind of its last guess, so the tallies add up to what the games say.
+    import losses
+
+    from msanalysis.play.bench import PlaySpec, play_one
+
+    won, guesses, lost = losses.tally("beginner", 40, 7)
+    played = [play_one(PlaySpec.standard("beginner"), seed) for seed in range(7, 47)]
+    assert won == sum(r.won for r in played)
+    assert sum(guesses.values()) == sum(r.guesses for r in played)
+    assert sum(lost.values()) == 40 - won
+    assert set(guesses) <= set(losses.KINDS) and all(lost[k] <= guesses[k] for k in lost)
+    # 5/6 of 480 cells is 400: 401 hidden is the opening, 400 is not.
+    assert losses.kind(401, 480, 10, 1000) == "opening"
+    assert losses.kind(400, 480, 1000, 1000) == "exact endgame"
+    assert losses.kind(400, 480, 1001, 1000) == "between, at most 1,000,000 layouts"
+    assert losses.kind(400, 480, 10**6 + 1, 1000) == "between, more than 1,000,000 layouts"
