@@ -160,12 +160,10 @@ def test_file_names_with_line_breaks_or_bytes_that_are_not_utf8(tmp_path):
 
 def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     import msanalysis.errors as errors
-    import msanalysis.play.judge as judge
 
     ticks = iter(range(0, 10_000, 4))  # every look of the judge at its clock: 4 s later
-    clock = SimpleNamespace(perf_counter=lambda: next(ticks))
-    monkeypatch.setattr(judge, "time", clock)
-    monkeypatch.setattr(errors, "time", clock)  # where the judge's deadline is set
+    # The clock where the judge's deadline is set and looked at (errors.time_is_up).
+    monkeypatch.setattr(errors, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
     good, slow = _games(tmp_path, seeds=(3, 4))
     result = runner.invoke(app, ["replay", str(slow), "--time-limit", "10", "--json"])
     assert result.exit_code == 3
