@@ -53,20 +53,21 @@ def _styled(char: str) -> str:
 def render_grid(rows: list[str], *, colour: bool = False) -> str:
     """Draw rows of one-character cells with column and row numbers, coloured on a terminal.
 
+    A column's number is written downwards, one digit a line, above its cells.
+
     Examples
     --------
     >>> print(render_grid(["?1", "F."]))
       01
     0 ?1
     1 F.
+    >>> print(render_grid(["." * 102]).splitlines()[0][-4:])
+      11
     """
     width = max(len(row) for row in rows)
     row_label = len(str(len(rows) - 1))
-    tens = "".join(str(c // 10) if c >= 10 else " " for c in range(width))
-    ones = "".join(str(c % 10) for c in range(width))
-    header = [" " * (row_label + 1) + tens] if width > 10 else []
-    header.append(" " * (row_label + 1) + ones)
-    lines = list(header)
+    lines = [" " * (row_label + 1) + "".join(digits)
+             for digits in _column_digits(width, len(str(width - 1)))]
     for number, row in enumerate(rows):
         cells = "".join(_styled(ch) if colour else ch for ch in row)
         lines.append(f"{number:>{row_label}} {cells}")
@@ -162,12 +163,31 @@ def percent_grid(rows: list[str]) -> str:
         0  1  2
     0   . 50 33
     1   S  S 33
+    >>> print("\\n".join(line[-6:] for line in percent_grid(['  .' * 101]).splitlines()))
+         1
+     99 00
+      .  .
     """
     width = len(rows[0]) // 3
     label = len(str(len(rows) - 1))
-    lines = [" " * (label + 1) + "".join(f"{c:>3}" for c in range(width))]
+    # Two digits fit a cell; the digits of hundreds and up go on lines above, one a cell.
+    places = max(len(str(width - 1)), 2)
+    *high, tens, ones = _column_digits(width, places)
+    lines = [" " * (label + 1) + "".join(f"  {d}" for d in digits) for digits in high]
+    lines.append(" " * (label + 1) + "".join(f" {t}{o}" for t, o in zip(tens, ones)))
     lines += [f"{r:>{label}} {row}" for r, row in enumerate(rows)]
     return "\n".join(lines)
+
+
+def _column_digits(width: int, places: int) -> list[list[str]]:
+    """Per decimal place, highest first, the digit of each column number from 0 to ``width`` -
+    1 (a space where the number has no such digit: leading zeros are not written).
+
+    >>> ["".join(digits) for digits in _column_digits(12, 2)]
+    ['          11', '012345678901']
+    """
+    return [[str(c // 10 ** p % 10) if c >= 10 ** p or p == 0 else " " for c in range(width)]
+            for p in range(places - 1, -1, -1)]
 
 
 def layouts_summary(result: Any) -> str:

@@ -55,6 +55,19 @@ def test_show_a_position_and_a_board(tmp_path):
     assert result.exit_code == 0 and "*1." in result.stdout and "3BV 2" in result.stdout
 
 
+def test_columns_past_100_are_numbered_above_their_cells(tmp_path):
+    # Each column's number is written downwards above it: past column 99 the labels ran on.
+    path = tmp_path / "wide.txt"
+    path.write_text("mines: 3\n" + "?" * 105 + "\n")
+    shown = run("show", path).stdout.splitlines()
+    header = [line[2:] for line in shown if line.startswith("  ")][:3]
+    assert [len(line) for line in header] == [105, 105, 105]
+    assert all(int("".join(line[c] for line in header).strip()) == c for c in range(105))
+    analysed = run("analyze", path).stdout.splitlines()
+    rows = analysed[analysed.index("mine probability, % (S safe, M mine):") + 1:]
+    assert rows[0].endswith("  1  1  1  1  1") and rows[1].endswith(" 99 00 01 02 03 04")
+
+
 @pytest.mark.parametrize("args, fragment", [
     (["show", "missing.txt"], "no such file: missing.txt"),
     (["metrics", "ragged.txt"], "ragged.txt, line 2, column 3: row has 2 cells"),
