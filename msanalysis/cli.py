@@ -577,25 +577,39 @@ class ReconstructEngine(StrEnum):
     cpsat = "cpsat"
 
 
+def read_grid_file(path: Path, rule: GridRule | None, default: str) -> Any:
+    """The number grid of a file (``-``: standard input) under ``rule``; without one, under the
+    rule its puzzle header names, else ``default``. Errors name the file."""
+    from msanalysis.files import read_text
+    from msanalysis.puzzle import read_grid
+
+    try:
+        return read_grid(read_text(path), rule=None if rule is None else rule.value,
+                         default=default)
+    except ParseError as error:
+        raise error.in_file(str(path)) from None
+
+
 @app.command("reconstruct")
 def reconstruct_command(
     file: Annotated[Path, typer.Argument(
         help="A number grid: rows of digits, ? for an unknown clue, # comments; - reads stdin.")],
-    rule: Annotated[GridRule, typer.Option(
+    rule: Annotated[Optional[GridRule], typer.Option(
         help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the "
-        "cell.")] = GridRule.classic,
+        "cell. Default: the rule in the header `puzzle make` writes, else classic (a Tatham "
+        "ID is always mosaic).")] = None,
     engine: Annotated[ReconstructEngine, typer.Option(
         help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
     limit: Annotated[Optional[int], typer.Option(
-        help="Stop once this many layouts are known (default 2: enough to settle "
-        "uniqueness).")] = None,
+        help="Stop once at least this many layouts are known (default 2: enough to settle "
+        "uniqueness). The count printed may be larger: the layouts of independent parts of "
+        "the grid multiply, and a cell no number counts doubles them.")] = None,
     all_layouts: Annotated[bool, typer.Option("--all", help="Count every layout exactly.")] = False,
     time_limit: Annotated[float, typer.Option(
         help="Seconds of search before stopping with what is known.")] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
-    from msanalysis.numbergrid import NumberGrid
     from msanalysis.reconstruction import reconstruct
 
     if all_layouts and limit is not None:
@@ -604,7 +618,7 @@ def reconstruct_command(
         fail(f"--limit must be at least 1 and at most {sys.maxsize}, got {limit}")
     check_time_limit(time_limit)
     with user_errors():
-        grid = NumberGrid.load(file, rule=rule.value)
+        grid = read_grid_file(file, rule, default="classic")
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
     no_layout = result.no_layout
@@ -1166,18 +1180,13 @@ def puzzle_solve(
         "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Solve a puzzle and print its picture (reconstruct, drawn as a filled picture)."""
-    from msanalysis.files import read_text
-    from msanalysis.puzzle import Puzzle, read_grid
+    from msanalysis.puzzle import Puzzle
     from msanalysis.puzzle import grade as grade_of
     from msanalysis.reconstruction import reconstruct
 
     check_time_limit(time_limit)
     with user_errors():
-        source = read_text(file)
-        try:
-            grid = read_grid(source, rule=None if rule is None else rule.value)
-        except ParseError as error:
-            raise error.in_file(str(file)) from None
+        grid = read_grid_file(file, rule, default="mosaic")
         result = reconstruct(grid, time_limit=time_limit)
         level = grade_of(grid, unique=True) if result.unique else None
     no_layout = result.no_layout

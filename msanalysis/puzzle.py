@@ -189,29 +189,30 @@ def _header(text: str) -> tuple[int, re.Match[str]] | None:
     return None
 
 
-def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
+def read_grid(text: str, *, rule: str | None = None, default: str = "mosaic") -> NumberGrid:
     """A puzzle's grid from text: our grid rows or a Tatham Mosaic ID.
 
     The rule is ``rule`` when given; else the one named by the header that
-    :meth:`Puzzle.to_text` writes; else mosaic. (A Tatham ID is always mosaic.) A header
+    :meth:`Puzzle.to_text` writes; else ``default``. (A Tatham ID is always mosaic.) A header
     whose size is not the grid's is a ParseError: the header belongs to another puzzle.
 
     Examples
     --------
     >>> read_grid("# msanalysis puzzle: classic 2x1, 2 of 2 clues, grade 1\\n11").rule
     'classic'
-    >>> read_grid("11").rule
-    'mosaic'
+    >>> read_grid("11").rule, read_grid("11", default="classic").rule
+    ('mosaic', 'classic')
     """
-    return _read(text, rule)[0]
+    return _read(text, rule, default)[0]
 
 
-def _read(text: str, rule: str | None) -> tuple[NumberGrid, re.Match[str] | None]:
+def _read(text: str, rule: str | None,
+          default: str = "mosaic") -> tuple[NumberGrid, re.Match[str] | None]:
     """:func:`read_grid`, and the header it read (None when there is none)."""
     check_type(text, str, "read_grid", "a puzzle's text or a Tatham Mosaic ID")
     found = _header(text)
     if rule is None:
-        rule = found[1].group("rule") if found else "mosaic"
+        rule = found[1].group("rule") if found else default
     grid = NumberGrid.from_text(text, rule=rule)
     if found is None:
         return grid, None

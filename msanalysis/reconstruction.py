@@ -175,8 +175,10 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
         OR-Tools CP-SAT (a solution callback, one worker). Both give the same answers; "sat" is
         the default because it was faster on ``benchmarks/reconstruct.py``.
     limit : int or None
-        Stop once this many layouts are known to exist (2 settles uniqueness); None counts them
-        all exactly, listing each, up to :data:`MAX_LISTED` in one part of the grid.
+        Stop once at least this many layouts are known to exist (2 settles uniqueness); the
+        count may then be larger, since the layouts of independent parts of the grid multiply
+        (and a cell no number counts doubles them). None counts them all exactly, listing each,
+        up to :data:`MAX_LISTED` in one part of the grid.
     time_limit : float or None
         Seconds of search allowed; when it runs out the answer is marked not exhaustive.
     propagate : bool

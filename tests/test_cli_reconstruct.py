@@ -138,3 +138,22 @@ def test_ctrl_c_stops_the_search_with_status_130(tmp_path, engine):
             child.communicate()
     assert child.returncode == 130, err
     assert "Traceback" not in err
+
+
+def test_a_puzzle_file_is_read_under_the_rule_its_header_names(tmp_path):
+    # puzzle make writes "# msanalysis puzzle: mosaic ..." above the grid: reconstruct read it
+    # as classic (its default for a bare grid) and said that no layout fits.
+    made = CliRunner().invoke(app, ["puzzle", "make", "--width", "8", "--height", "6",
+                                    "--seed", "4"])
+    path = tmp_path / "m.txt"
+    path.write_text(made.stdout)
+    result = run(str(path), "--json")
+    assert result.exit_code == 0 and json.loads(result.stdout)["rule"] == "mosaic"
+    assert json.loads(result.stdout)["unique"]
+    assert run(str(path), "--rule", "classic").exit_code == 1  # an explicit rule wins
+    assert json.loads(run("-", "--json", stdin=made.stdout).stdout)["rule"] == "mosaic"
+    assert json.loads(run("-", "--json", stdin="11\n").stdout)["rule"] == "classic"
+    wrong = run("-", stdin="# msanalysis puzzle: mosaic 9x9, 1 of 2 clues, grade 1\n11\n")
+    assert wrong.exit_code == 2
+    assert wrong.stderr == "error: stdin, line 1: the header says 9x9, but the grid below it " \
+                           "is 2x1\n"
