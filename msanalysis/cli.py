@@ -12,6 +12,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,7 +39,7 @@ from msanalysis.errors import (
     seconds_left,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
-from msanalysis.files import write_file
+from msanalysis.files import read_bytes, write_file
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
@@ -354,7 +355,7 @@ def generate(
     ] = FirstClick.SAFE_CELL,
     first_click: Annotated[Optional[str], typer.Option(
         metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
-        "no-guess).")] = None,
+        "no-guess, the middle on a board too small for it).")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Random seed; the same seed gives the same board (board i of --count uses seed + "
         "i). Drawn and printed when not given.")] = None,
@@ -641,15 +642,42 @@ def reconstruct_command(
 
 # == no-guess: solvable ==========================================================================
 
+_GENERATED = re.compile(r"# \d+x\d+, \d+ mines?, rules (?P<rules>[a-z-]+)(?:, method \w+)?"
+                        r"(?:, grade \d)?, first click (?P<click>\d+,\d+), seed \d+")
+"""The line ``generate`` writes above a board: its rules and first click."""
+
+
+def generated_with(path: Path) -> tuple[FirstClick, str] | None:
+    """The rules and first click (``ROW,COL``) in the line ``generate`` wrote above the board
+    in ``path``; None when there is no such line (an MBF file has none).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> path = Path(tempfile.mkdtemp()) / "b.txt"
+    >>> _ = path.write_text("# 9x9, 10 mines, rules safe-opening, first click 4,4, seed 7\\n...")
+    >>> rules, click = generated_with(path)
+    >>> rules.value, click
+    ('safe-opening', '4,4')
+    """
+    first_line = read_bytes(path).split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    found = _GENERATED.fullmatch(first_line)
+    if found is None or found["rules"] not in {rule.value for rule in FirstClick}:
+        return None
+    return FirstClick(found["rules"]), found["click"]
+
+
 @app.command()
 def solvable(
     board_file: Annotated[Path, typer.Argument(
         metavar="BOARD", help="A layout text file or an MBF file.")],
     first_click: Annotated[Optional[str], typer.Option(
-        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
-        "no-guess).")] = None,
-    rules: Annotated[FirstClick, typer.Option(
-        help="The first-click rule the game is played under.")] = FirstClick.SAFE_CELL,
+        metavar="ROW,COL", help="The first click; default: the one in the line `generate` "
+        "writes above a board, else 0,0 (3,3 for safe-opening and no-guess, the middle on a "
+        "board too small for it).")] = None,
+    rules: Annotated[Optional[FirstClick], typer.Option(
+        help="The first-click rule the game is played under; default: the rules in the line "
+        "`generate` writes above a board, else safe-cell.")] = None,
     mine_count: Annotated[bool, typer.Option(
         "--mine-count/--no-mine-count", help="Allow reasoning with the total mine count "
         "(--no-mine-count: ms-toollib's stricter standard).")] = True,
@@ -665,10 +693,15 @@ def solvable(
     check_time_limit(time_limit)
     with user_errors():
         board = load_board(board_file, "solvable")
+        generated = generated_with(board_file)
+        if rules is None:
+            rules = generated[0] if generated is not None else FirstClick.SAFE_CELL
+        given = "--first-click"
+        if first_click is None and generated is not None:
+            first_click, given = generated[1], f"the first click in {board_file}'s first line,"
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
-            fail(f"--first-click {click[0]},{click[1]} is off the {board.width}x{board.height} "
-                 "board")
+            fail(f"{given} {click[0]},{click[1]} is off the {board.width}x{board.height} board")
         if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
             if rules is FirstClick.UNSAFE:
                 fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "
@@ -715,7 +748,7 @@ def play(
         help="How the first click is protected.")] = FirstClick.SAFE_CELL,
     first_click: Annotated[Optional[str], typer.Option(
         metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
-        "no-guess).")] = None,
+        "no-guess, the middle on a board too small for it).")] = None,
     strategy: Annotated[StrategyName, typer.Option(
         help="The strategy; paper is seed 003's baseline.")] = StrategyName.best,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,

@@ -138,3 +138,18 @@ def test_python_dash_m_runs_the_command_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "msanalysis", "show", str(tmp_path / "no")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr == f"error: no such file: {tmp_path / 'no'}\n"
+
+
+def test_solvable_plays_a_generated_board_under_its_rules_and_first_click(tmp_path):
+    # generate writes its rules and first click above the board: solvable takes them unless
+    # told otherwise (it played every such board under safe-cell from 0,0).
+    path = tmp_path / "b.txt"
+    run("generate", "--difficulty", "beginner", "--rules", "safe-opening", "--first-click",
+        "4,4", "--seed", "7", "-o", path)
+    assert json.loads(run("solvable", path, "--json").stdout)["first_click"] == [4, 4]
+    told = run("solvable", path, "--json", "--first-click", "0,0", "--rules", "safe-cell")
+    assert json.loads(told.stdout)["first_click"] == [0, 0]
+    path.write_text("\n".join(path.read_text().splitlines()[1:]))  # without the line
+    assert json.loads(run("solvable", path, "--json").stdout)["first_click"] == [0, 0]
+    made = run("generate", "--difficulty", "expert", "--rules", "no-guess", "--seed", "1")
+    assert runner.invoke(app, ["solvable", "-"], input=made.stdout).exit_code == 0
