@@ -696,12 +696,13 @@ def solvable(
         generated = generated_with(board_file)
         if rules is None:
             rules = generated[0] if generated is not None else FirstClick.SAFE_CELL
-        given = "--first-click"
+        given = "--first-click {}"
         if first_click is None and generated is not None:
-            first_click, given = generated[1], f"the first click in {board_file}'s first line,"
+            first_click, given = generated[1], f"the first click {{}} of {board_file}'s first line"
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
-            fail(f"{given} {click[0]},{click[1]} is off the {board.width}x{board.height} board")
+            fail(f"{given.format(f'{click[0]},{click[1]}')} is off the {board.width}x"
+                 f"{board.height} board")
         if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
             if rules is FirstClick.UNSAFE:
                 fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "
