@@ -358,7 +358,7 @@ def generate(
         "no-guess, the middle on a board too small for it).")] = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Random seed; the same seed gives the same board (board i of --count uses seed + "
-        "i). Drawn and printed when not given.")] = None,
+        "i). Drawn and printed when not given (with the board, or on stderr for MBF).")] = None,
     format: Annotated[OutputFormat, typer.Option(
         "--format", help="Layout text or binary MBF.")] = OutputFormat.text,
     output: Annotated[Optional[Path], typer.Option(
@@ -403,13 +403,16 @@ def generate(
         extra = (f", method {method.value}" + (f", grade {grade}" if grade else "")
                  if rules is FirstClick.NO_GUESS else "")
 
-        def comment(i: int) -> str:
+        def comment(i: int, seeds: str = "") -> str:
             return (f"# {size[0]}x{size[1]}, {text.quantity(size[2], 'mine')}, rules "
-                    f"{rules.value}{extra}, first click {click[0]},{click[1]}, seed {base + i}")
+                    f"{rules.value}{extra}, first click {click[0]},{click[1]}, "
+                    f"{seeds or f'seed {base + i}'}")
 
         if output_dir is None:
             _, board = next(iter(boards))
             _write_board(board, comment(0), format, output)
+            if format is OutputFormat.mbf:  # MBF has no room for the line: it goes to stderr
+                typer.echo(comment(0), err=True)
             return
         output_dir.mkdir(parents=True, exist_ok=True)
         suffix = "mbf" if format is OutputFormat.mbf else "txt"
@@ -420,6 +423,9 @@ def generate(
                 written += 1
                 advance()
     typer.echo(f"wrote {text.quantity(written, 'board')} to {output_dir}", err=True)
+    if format is OutputFormat.mbf and written:  # MBF has no room for the line of each board
+        typer.echo(comment(0, f"seeds {base} to {base + written - 1} in the files' order"),
+                   err=True)
 
 
 @contextmanager

@@ -153,3 +153,18 @@ def test_solvable_plays_a_generated_board_under_its_rules_and_first_click(tmp_pa
     assert json.loads(run("solvable", path, "--json").stdout)["first_click"] == [0, 0]
     made = run("generate", "--difficulty", "expert", "--rules", "no-guess", "--seed", "1")
     assert runner.invoke(app, ["solvable", "-"], input=made.stdout).exit_code == 0
+
+
+def test_an_mbf_board_has_its_seed_said_on_stderr(tmp_path):
+    # MBF has no header: the drawn seed was lost, and the board could not be made again.
+    out = tmp_path / "z.mbf"
+    result = run("generate", "--format", "mbf", "-o", out)
+    seed = result.stderr.strip().rsplit(" ", 1)[1]
+    again = run("generate", "--format", "mbf", "-o", tmp_path / "again.mbf", "--seed", seed)
+    assert result.exit_code == again.exit_code == 0
+    assert out.read_bytes() == (tmp_path / "again.mbf").read_bytes()
+    result = run("generate", "--format", "mbf", "--count", "3", "--seed", "5", "--output-dir",
+                 tmp_path / "many")
+    assert result.stderr.splitlines()[-1].endswith("seeds 5 to 7 in the files' order")
+    assert (tmp_path / "many" / "board-0002.mbf").read_bytes() == \
+        run("generate", "--format", "mbf", "--seed", "7").stdout_bytes
