@@ -49,6 +49,8 @@ _EXPORTS = {
     "InvalidInput": "errors",
     "NoLayout": "errors",
     "AnalysisTooHard": "errors",
+    "TimeLimitReached": "errors",
+    "WrongType": "errors",
     "Explorer": "explorer",
 }
 
@@ -74,7 +76,9 @@ __all__ = [
     "Reconstruction",
     "Replay",
     "ReplayAnalysis",
+    "TimeLimitReached",
     "Tracker",
+    "WrongType",
     "analyze",
     "analyze_replay",
     "autoplay",
@@ -99,6 +103,8 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
         MsanalysisError,
         NoLayout,
         ParseError,
+        TimeLimitReached,
+        WrongType,
     )
     from msanalysis.explorer import Explorer
     from msanalysis.game import Game

@@ -111,3 +111,17 @@ def test_no_import_cycles():
                 graph.add_edge(name, target)
     cycles = list(nx.simple_cycles(graph))
     assert not cycles, f"import cycles: {cycles}"
+
+
+def test_the_architecture_has_a_row_for_every_module_in_its_layer():
+    # docs/ARCHITECTURE.md promises one line per module, under its layer's heading.
+    text = (PACKAGE.parent / "docs" / "ARCHITECTURE.md").read_text()
+    sections = text.split("## The modules", 1)[1].split("\n### ")[1:]
+    rows = {}
+    for section in sections:
+        heading = section.split(maxsplit=1)[0]
+        for line in section.splitlines():
+            if line.startswith("| `"):
+                rows[line.split("`")[1]] = LAYERS[heading]
+    missing = [name for name in modules() if rows.get(name.split(".")[-1]) != layer_of(name)]
+    assert not missing, f"modules without a row under their layer in ARCHITECTURE: {missing}"
