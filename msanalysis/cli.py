@@ -63,9 +63,11 @@ _ClickException: type[Exception] = next(kind for kind in typer.BadParameter.__mr
 
 
 def _message_of(error: Exception) -> str:
-    """A usage error's message, with the option it is about (click's ``format_message``)."""
+    """A usage error's message, with the option it is about (click's ``format_message``),
+    without the "Value error, " that typer's validation puts before a bad choice's reason."""
     format_message = getattr(error, "format_message", None)
-    return format_message() if callable(format_message) else str(error)
+    message = format_message() if callable(format_message) else str(error)
+    return message.replace(": Value error, ", ": ")
 
 
 class _OneLineErrors(TyperGroup):
@@ -497,7 +499,7 @@ def analyze_command(
     mines: Annotated[Optional[int], typer.Option(
         help="Total mine count (overrides the file's header).")] = None,
     explain: Annotated[Optional[str], typer.Option(
-        help="ROW,COL of a forced cell: say which clues force it.")] = None,
+        metavar="ROW,COL", help="A forced cell: say which clues force it.")] = None,
     svg: Annotated[Optional[Path], typer.Option(
         "--svg", help="Also write the analysis picture to this SVG file.")] = None,
     time_limit: Annotated[float, typer.Option(
@@ -761,7 +763,7 @@ def play(
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(
-        help="Run on this Dask scheduler (tcp://host:port) instead.")] = None,
+        metavar="tcp://HOST:PORT", help="Run on this Dask scheduler instead.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     save_replays: Annotated[Optional[Path], typer.Option(
         "--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that "
@@ -1017,8 +1019,8 @@ def replay_command(
         "--svg", help="Draw each game, and the board at each guess, into this folder.")] = None,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(
-        help="Judge on this Dask scheduler (tcp://host:port) instead; the workers must see the "
-        "files.")] = None,
+        metavar="tcp://HOST:PORT", help="Judge on this Dask scheduler instead; the workers must "
+        "see the files.")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Seconds allowed for each replay (exit 3 when one runs out).")] = 600.0,
     format: Annotated[Optional[ReplayFormat], typer.Option(

@@ -86,6 +86,7 @@ def test_bad_input_is_one_error_line_and_exit_2(tmp_path, monkeypatch, args, fra
     assert result.exit_code == 2
     assert result.stderr.strip() == f"error: {result.stderr.strip()[7:]}"
     assert fragment in result.stderr and "Traceback" not in result.output
+    assert "Value error" not in result.stderr  # typer's validation's words, not ours
     assert result.stderr.count("\n") == 1
 
 
