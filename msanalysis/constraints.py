@@ -26,7 +26,7 @@ from msanalysis.position import FLAG, MINE, Position
 if TYPE_CHECKING:
     import networkx as nx
 
-__all__ = ["Box", "Clue", "Component", "Constraints", "build", "settle"]
+__all__ = ["Box", "Clue", "Component", "Constraints", "build", "flags_contradict", "settle"]
 
 _OFFSETS = np.array([(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1)])
 # _RELATIVE[f, k]: a bit for neighbour k placed by its offset from neighbour f, for k >= f (row
@@ -483,6 +483,18 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array(parent, dtype=np.int64)
 
 
+def flags_contradict(flags: list[Cell]) -> str:
+    """``the flag at (r, c) contradicts`` or ``the flags at ... contradict``: the start of the
+    message that blames flags for a position with no layout.
+
+    >>> flags_contradict([(0, 0)]), flags_contradict([(0, 0), (1, 1)])
+    ('the flag at (0, 0) contradicts', 'the flags at (0, 0), (1, 1) contradict')
+    """
+    cells = ", ".join(map(str, flags))
+    return f"the flag at {cells} contradicts" if len(flags) == 1 else \
+        f"the flags at {cells} contradict"
+
+
 def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
                        ignore_flags: bool) -> InconsistentPosition:
     height, width = position.shape
@@ -492,8 +504,8 @@ def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
     flagged = [nb for nb in around if position.state(nb) == FLAG]
     if needed < 0:
         if flagged and not ignore_flags:
-            message = (f"the flags at {', '.join(map(str, flagged))} contradict the clue "
-                       f"{number} at {cell}: it has {number - needed} flags and mines around it")
+            message = (f"{flags_contradict(flagged)} the clue {number} at {cell}: it has "
+                       f"{number - needed} flags and mines around it")
         else:
             message = f"the clue {number} at {cell} has {number - needed} mines shown around it"
     else:

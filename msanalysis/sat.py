@@ -22,7 +22,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from msanalysis.board import Cell, as_cell
-from msanalysis.constraints import Constraints, build, settle
+from msanalysis.constraints import Constraints, build, flags_contradict, settle
 from msanalysis.counting import Problem
 from msanalysis.errors import (
     AnalysisTooHard,
@@ -614,8 +614,8 @@ def inconsistency(constraints: Constraints, *,
                     "fewest that cannot hold together)")
     flags = _flags_near(constraints.position, cells)
     if flags and minimal and not constraints.ignore_flags and _consistent(constraints.position):
-        message += (": the flags at " + ", ".join(map(str, flags)) + " contradict them "
-                    "(flags count as mines; ignore the flags to analyse without them)")
+        message += (f": {flags_contradict(flags)} them (flags count as mines; ignore_flags, "
+                    "--ignore-flags on the command line, reads them as hidden cells)")
     return InconsistentPosition(message, clues=cells, uses_mine_count=uses_count)
 
 

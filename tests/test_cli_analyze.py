@@ -73,7 +73,8 @@ def test_ignore_flags(tmp_path):
     path = tmp_path / "p.txt"
     path.write_text("F???\n1221\n")
     bad = run(str(path))
-    assert bad.exit_code == 1 and "flags at (0, 0) contradict" in bad.stderr
+    assert bad.exit_code == 1 and "the flag at (0, 0) contradicts them" in bad.stderr
+    assert "--ignore-flags" in bad.stderr
     good = run(str(path), "--ignore-flags", "--json")
     assert good.exit_code == 0 and json.loads(good.stdout)["solutions"] == "1"
 

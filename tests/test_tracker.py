@@ -293,7 +293,7 @@ def test_revealing_a_cell_a_wrong_flag_called_a_mine(follow):
     assert tracker.forced[1] == {(0, 4)}
     assert tracker.reveal((0, 4)) == [(0, 4), (0, 5)]
     assert tracker.position.to_text() == "mines: 2\nF1?1.1?"
-    with pytest.raises(InconsistentPosition, match="the flags at"):
+    with pytest.raises(InconsistentPosition, match="the flag at"):
         _ = tracker.forced
     with pytest.raises(InconsistentPosition):
         analyze(tracker.position)
