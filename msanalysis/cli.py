@@ -203,6 +203,14 @@ def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
     return default_first_click(rules, width=size[0], height=size[1])
 
 
+def make_folder(path: Path, option: str) -> None:
+    """Make the folder an option names (and its parents); a file there is refused by name."""
+    if path.exists() and not path.is_dir():
+        fail(f"{option} {path} is a file, not a folder (a folder is made when missing)")
+    with user_errors():
+        path.mkdir(parents=True, exist_ok=True)
+
+
 def check_time_limit(seconds: float) -> None:
     """Refuse a time limit that is not a positive number of seconds (nan, inf, 0, -1), or
     longer than :data:`MAX_TIME_LIMIT` (timers cannot be set that far)."""
@@ -416,7 +424,7 @@ def generate(
             if format is OutputFormat.mbf:  # MBF has no room for the line: it goes to stderr
                 typer.echo(comment(0), err=True)
             return
-        output_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(output_dir, "--output-dir")
         suffix = "mbf" if format is OutputFormat.mbf else "txt"
         written = 0
         with _progress(f"{rules.value} boards", count) as advance:
@@ -789,7 +797,7 @@ def play(
             strategy=strategy.value)
         spec.check()
         if save_replays is not None:
-            save_replays.mkdir(parents=True, exist_ok=True)
+            make_folder(save_replays, "--save-replays")
         with _progress(f"{spec.name} {spec.strategy}", games, show=not as_json) as advance:
             summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays,
                             on_result=lambda _: advance(), time_limit=time_limit)
@@ -1033,10 +1041,11 @@ def replay_command(
     check_time_limit(time_limit)
     with user_errors():
         check_jobs(jobs)
-    for folder in (positions, svg):
+    for folder, option in ((positions, "--positions"), (svg, "--svg")):
         if folder is not None:
-            with user_errors():
-                folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder, option)
+    if csv_file is not None and csv_file.is_dir():  # found now, not after judging every file
+        fail(f"--csv {csv_file} is a folder: it takes a file")
     names = [str(file) for file in files]
     if "-" in names and (dask is not None or (jobs > 1 and len(names) > 1)):
         # Worker processes read /dev/null as their standard input, Dask workers their own.
@@ -1163,8 +1172,7 @@ def puzzle_make(
 
         seed = random.SystemRandom().randrange(2 ** 31)
     if output_dir is not None:
-        with user_errors():
-            output_dir.mkdir(parents=True, exist_ok=True)
+        make_folder(output_dir, "--output-dir")
     # What the summary needs, not the puzzles: a run of a million puzzles holds no more.
     fewest, most, total = width * height, 0, 0  # clues
     grades = dict.fromkeys((1, 2, 3), 0)

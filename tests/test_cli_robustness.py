@@ -545,3 +545,28 @@ def test_any_option_value_gets_an_answer_or_one_error_line(command, option, valu
         value = str(int(value) % 5000)  # large boards are refused or slow to play, not wrong
     result = run(*base, option, value)
     answered_or_one_error_line(result, (command, option, value))
+
+
+@pytest.mark.parametrize("args, option", [
+    (["generate", "--count", "2", "--output-dir", "{file}"], "--output-dir"),
+    (["puzzle", "make", "--width", "5", "--height", "5", "--output-dir", "{file}"],
+     "--output-dir"),
+    (["play", "--games", "2", "--save-replays", "{file}"], "--save-replays"),
+    (["replay", str(PUZZLES / "replays" / "zhang-shen-jia-expert-3bv122.mvf"), "--positions",
+      "{file}"], "--positions"),
+])
+def test_a_folder_option_given_a_file_says_so(tmp_path, args, option):
+    # It said "error: FILE: File exists", naming no option.
+    path = tmp_path / "a-file.txt"
+    path.write_text("")
+    result = runner.invoke(app, [a.replace("{file}", str(path)) for a in args])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {option} {path} is a file, not a folder (a folder is made " \
+                            "when missing)\n"
+
+
+def test_replay_csv_naming_a_folder_fails_before_judging(tmp_path):
+    # It judged every file first, then could not write the table.
+    result = runner.invoke(app, ["replay", "missing.evf", "--csv", str(tmp_path)])
+    assert result.exit_code == 2 and result.stderr == f"error: --csv {tmp_path} is a folder: " \
+                                                      "it takes a file\n"
