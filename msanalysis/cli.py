@@ -491,8 +491,8 @@ def metrics(
     if as_json:
         print_json(values)
     else:
-        for key, value in values.items():
-            typer.echo(f"{key:>9}: {value}")
+        for key, value in values.items():  # the JSON keys, but 3BV as players write it
+            typer.echo(f"{'3BV' if key == 'bbbv' else key:>9}: {value}")
 
 
 # == analysis: analyze ============================================================================
@@ -732,11 +732,13 @@ def solvable(
         print_json({**result.to_dict(), "first_click": list(click), "position": rows})
     elif result.solvable:
         typer.echo(f"solvable without a guess from {click[0]},{click[1]}: all "
-                   f"{result.revealed} safe cells revealed in {result.rounds} rounds of reasoning")
+                   f"{text.quantity(result.revealed, 'safe cell')} revealed in "
+                   f"{text.quantity(result.rounds, 'round')} of reasoning")
     else:
         typer.echo(draw_grid(rows))
         typer.echo(f"not solvable without a guess from {click[0]},{click[1]}: logic stops after "
-                   f"{result.revealed} safe cells ({result.rounds} rounds of reasoning), above")
+                   f"{text.quantity(result.revealed, 'safe cell')} "
+                   f"({text.quantity(result.rounds, 'round')} of reasoning), above")
     if not as_json and result.grade:
         where = ", ".join(f"{r},{c}" for r, c in result.hardest_cells[:6])
         more = " ..." if len(result.hardest_cells) > 6 else ""

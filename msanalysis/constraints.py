@@ -242,7 +242,8 @@ def build(position: Position, *, ignore_flags: bool = False,
             raise InconsistentPosition(message, uses_mine_count=True)
         if remaining > unknown_count:
             raise InconsistentPosition(
-                f"{remaining} mines left but only {unknown_count} unknown cells to hold them",
+                f"{remaining} mine{'s' if remaining != 1 else ''} left but only "
+                f"{unknown_count} unknown cell{'s' if unknown_count != 1 else ''} to hold them",
                 uses_mine_count=True)
 
     # Unknown, known and revealed neighbours in one pass: four bits each of one int16 per cell.

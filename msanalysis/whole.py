@@ -140,7 +140,8 @@ class Analysis:
     def assumption(self) -> str:
         """What the probabilities assume about the number of mines, in words."""
         if self.total_mines_known:
-            return f"{self.position.total_mines} mines in total"
+            total = self.position.total_mines
+            return f"{total} mine{'s' if total != 1 else ''} in total"
         return ("total mine count unknown: every layout that fits the clues is equally likely, "
                 "whatever its number of mines")
 
