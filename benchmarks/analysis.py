@@ -393,7 +393,7 @@ def metrics(boards: int, ms_toollib) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer positions (about 30 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer positions (about 15 s)")
     parser.add_argument("--peer-only", action="store_true",
                         help="only the comparisons with ms-toollib and the games of best")
     args = parser.parse_args()

@@ -43,9 +43,10 @@ def cell_by_cell_queue(board: Board, start: tuple[int, int]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=1000)
-    parser.add_argument("--mines", type=int, default=20)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--size", type=int, default=1000, help="the board is SIZE x SIZE")
+    parser.add_argument("--mines", type=int, default=20, help="mines on the board")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="clicks timed (the median is printed)")
     args = parser.parse_args()
 
     rng = np.random.default_rng(2026)

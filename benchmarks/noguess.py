@@ -151,7 +151,7 @@ def adjust(width: int, height: int, mines: int, seconds: float, peer_count: int)
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer boards (about a minute)")
+    parser.add_argument("--quick", action="store_true", help="fewer boards (about 20 s)")
     args = parser.parse_args()
     boards, seconds = (100, 2.0) if args.quick else (600, 8.0)
     print(f"load average {os.getloadavg()[0]:.2f}; one process, one core; first click (3, 3), "

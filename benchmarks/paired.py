@@ -97,16 +97,17 @@ def same_as(path: str, run: list[GameResult]) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--difficulty", default="expert")
-    parser.add_argument("--rules", default="safe-cell")
+    parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
+    parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
     parser.add_argument("--a", nargs="*", default=None, metavar="NAME=VALUE",
                         help="variant A (default strategy=safest; not played with --save or "
                              "--same-as unless given)")
-    parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="variant B's options (default: best as it is)")
+    parser.add_argument("--games", type=int, default=1000, help="games, one seed each")
     parser.add_argument("--seed", type=int, default=20000,
                         help="first seed (default 20000, away from winrate.py's 0 ..)")
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1, help="processes")
     parser.add_argument("--save", metavar="FILE", help="write B's games (seed, won, guesses)")
     parser.add_argument("--same-as", metavar="FILE",
                         help="check that B plays every game as saved in FILE (exit 1 if not)")

@@ -1,4 +1,4 @@
-"""Win rates of our strategies beside the published anchors (issue 6).
+"""Win rates of our strategies beside the published anchors.
 
 Each row plays seeded games (game ``i`` uses seed ``--seed + i``) with
 :func:`msanalysis.play.bench.bench` and prints the win rate with its 95% Wilson interval beside
