@@ -185,8 +185,16 @@ def user_errors() -> Iterator[None]:
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:
-    """Parse ``ROW,COL`` (0-based) for options such as ``--first-click`` and ``--explain``."""
-    parts = text.replace(" ", "").split(",")
+    """Parse ``ROW,COL`` (0-based) for options such as ``--first-click`` and ``--explain``;
+    also ``(ROW, COL)``, as explanations and error messages write a cell.
+
+    >>> parse_cell("3,4", "--explain"), parse_cell("(3, 4)", "--explain")
+    ((3, 4), (3, 4))
+    """
+    bare = text.replace(" ", "")
+    if bare.startswith("(") and bare.endswith(")"):
+        bare = bare[1:-1]
+    parts = bare.split(",")
     if len(parts) != 2 or not all(part.isascii() and part.isdigit() for part in parts):
         fail(f"{option} takes ROW,COL with rows and columns counted from 0, such as 3,4; "
              f"got {text!r}")
