@@ -484,7 +484,7 @@ def _roots(count: int, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.array(parent, dtype=np.int64)
 
 
-def flags_contradict(flags: list[Cell]) -> str:
+def flags_contradict(flags: Sequence[Cell]) -> str:
     """``the flag at (r, c) contradicts`` or ``the flags at ... contradict``: the start of the
     message that blames flags for a position with no layout.
 
