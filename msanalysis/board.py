@@ -538,10 +538,20 @@ class Board:
         OSError
             When the file cannot be read.
         """
-        path = Path(path)
-        data = read_bytes(path)
+        return cls.from_file_bytes(read_bytes(path), path)
+
+    @classmethod
+    def from_file_bytes(cls, data: bytes, path: str | Path) -> Board:
+        """:meth:`load` of bytes already read from ``path`` (which names the file in errors and,
+        by its ending, may say that the bytes are text).
+
+        Examples
+        --------
+        >>> Board.from_file_bytes(b"*.\\n..", "b.txt").mine_count
+        1
+        """
         try:
-            text = text_of_layout_file(data, path)
+            text = text_of_layout_file(data, Path(path))
             return cls.from_mbf(data) if text is None else cls.from_text(text)
         except ParseError as error:
             raise error.in_file(str(path)) from None

@@ -285,13 +285,13 @@ def write_svg(obj: object, path: Path) -> None:
 
 # == foundation: show, generate, metrics ==========================================================
 
-def load_board(path: Path, command: str) -> Board:
-    """The board in ``path``; a position there is refused by name, not by its first character
-    that is not ``*`` or ``.``."""
+def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
+    """The board in ``path`` (whose bytes are ``data`` when already read); a position there is
+    refused by name, not by its first character that is not ``*`` or ``.``."""
     from msanalysis.position import Position
 
     try:
-        return Board.load(path)
+        return Board.load(path) if data is None else Board.from_file_bytes(data, path)
     except ParseError as not_a_board:
         try:
             Position.load(path)
@@ -671,20 +671,18 @@ _GENERATED = re.compile(r"# \d+x\d+, \d+ mines?, rules (?P<rules>[a-z-]+)(?:, me
 """The line ``generate`` writes above a board: its rules and first click."""
 
 
-def generated_with(path: Path) -> tuple[FirstClick, str] | None:
-    """The rules and first click (``ROW,COL``) in the line ``generate`` wrote above the board
-    in ``path``; None when there is no such line (an MBF file has none).
+def generated_with(data: bytes) -> tuple[FirstClick, str] | None:
+    """The rules and first click (``ROW,COL``) in the line ``generate`` wrote above a board,
+    given the board file's bytes; None when there is no such line (an MBF file has none).
 
     Examples
     --------
-    >>> import tempfile
-    >>> path = Path(tempfile.mkdtemp()) / "b.txt"
-    >>> _ = path.write_text("# 9x9, 10 mines, rules safe-opening, first click 4,4, seed 7\\n...")
-    >>> rules, click = generated_with(path)
+    >>> line = b"# 9x9, 10 mines, rules safe-opening, first click 4,4, seed 7\\n..."
+    >>> rules, click = generated_with(line)
     >>> rules.value, click
     ('safe-opening', '4,4')
     """
-    first_line = read_bytes(path).split(b"\n", 1)[0].decode("utf-8", "replace").strip()
+    first_line = data.split(b"\n", 1)[0].decode("utf-8-sig", "replace").strip()
     found = _GENERATED.fullmatch(first_line)
     if found is None or found["rules"] not in {rule.value for rule in FirstClick}:
         return None
@@ -716,17 +714,20 @@ def solvable(
 
     check_time_limit(time_limit)
     with user_errors():
-        board = load_board(board_file, "solvable")
-        generated = generated_with(board_file)
+        data = read_bytes(board_file)  # once: the line above the board is read from it too
+        board = load_board(board_file, "solvable", data)
+        generated = generated_with(data)
         if rules is None:
             rules = generated[0] if generated is not None else FirstClick.SAFE_CELL
-        given = "--first-click {}"
+        from_file = first_click is None and generated is not None
         if first_click is None and generated is not None:
-            first_click, given = generated[1], f"the first click {{}} of {board_file}'s first line"
+            first_click = generated[1]
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
-            fail(f"{given.format(f'{click[0]},{click[1]}')} is off the {board.width}x"
-                 f"{board.height} board")
+            name = "stdin" if str(board_file) == "-" else str(board_file)
+            given = (f"the first click {click[0]},{click[1]} of {name}'s first line" if from_file
+                     else f"--first-click {click[0]},{click[1]}")
+            fail(f"{given} is off the {board.width}x{board.height} board")
         if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
             if rules is FirstClick.UNSAFE:
                 fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "

@@ -169,3 +169,29 @@ def test_an_mbf_board_has_its_seed_said_on_stderr(tmp_path):
     assert result.stderr.splitlines()[-1].endswith("seeds 5 to 7 in the files' order")
     assert (tmp_path / "many" / "board-0002.mbf").read_bytes() == \
         run("generate", "--format", "mbf", "--seed", "7").stdout_bytes
+
+
+def test_solvable_reads_the_board_once_and_names_where_a_bad_click_came_from(tmp_path):
+    # A pipe can be read once: the line above the board and the board come from one read.
+    import os
+    import threading
+
+    board = run("generate", "--difficulty", "beginner", "--rules", "safe-opening",
+                "--first-click", "4,4", "--seed", "7").stdout
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(board,))
+    writer.start()
+    result = run("solvable", fifo, "--json")
+    writer.join()
+    assert json.loads(result.stdout)["first_click"] == [4, 4]
+    bom = tmp_path / "bom.txt"  # a byte-order mark before the line hid it
+    bom.write_bytes(b"\xef\xbb\xbf" + board.encode())
+    assert json.loads(run("solvable", bom, "--json").stdout)["first_click"] == [4, 4]
+    # A click off the board from the line: named, whatever the file's name holds ({} too).
+    odd = tmp_path / "b_{x}{}.txt"
+    odd.write_text("# 9x9, 10 mines, rules safe-opening, first click 40,4, seed 7\n..*\n...\n")
+    result = run("solvable", odd)
+    assert result.exit_code == 2
+    assert result.stderr == f"error: the first click 40,4 of {odd}'s first line is off the 3x2 " \
+                            "board\n"
