@@ -212,11 +212,16 @@ def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
 
 
 def make_folder(path: Path, option: str) -> None:
-    """Make the folder an option names (and its parents); a file there is refused by name."""
+    """Make the folder an option names (and its parents); a file in the way is refused by the
+    option's name."""
     if path.exists() and not path.is_dir():
         fail(f"{option} {path} is a file, not a folder (a folder is made when missing)")
     with user_errors():
-        path.mkdir(parents=True, exist_ok=True)
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):  # a dangling link, a file above it
+            fail(f"{option} {path}: a file (or a broken link) is in the way of making this "
+                 "folder")
 
 
 def check_time_limit(seconds: float) -> None:
@@ -434,6 +439,9 @@ def generate(
             return
         make_folder(output_dir, "--output-dir")
         suffix = "mbf" if format is OutputFormat.mbf else "txt"
+        if format is OutputFormat.mbf:  # MBF has no room for the line: said first, so that a
+            # run stopped early (a time limit, Ctrl-C) still says how to make its boards again
+            typer.echo(comment(0, f"seed {base} + N for board-N.mbf"), err=True)
         written = 0
         with _progress(f"{rules.value} boards", count) as advance:
             for i, board in boards:
@@ -441,9 +449,6 @@ def generate(
                 written += 1
                 advance()
     typer.echo(f"wrote {text.quantity(written, 'board')} to {output_dir}", err=True)
-    if format is OutputFormat.mbf and written:  # MBF has no room for the line of each board
-        typer.echo(comment(0, f"seeds {base} to {base + written - 1} in the files' order"),
-                   err=True)
 
 
 @contextmanager
@@ -1055,8 +1060,11 @@ def replay_command(
     for folder, option in ((positions, "--positions"), (svg, "--svg")):
         if folder is not None:
             make_folder(folder, option)
-    if csv_file is not None and csv_file.is_dir():  # found now, not after judging every file
-        fail(f"--csv {csv_file} is a folder: it takes a file")
+    if csv_file is not None:  # found now, not after judging every file
+        if csv_file.is_dir():
+            fail(f"--csv {csv_file} is a folder: it takes a file")
+        if not csv_file.parent.is_dir():
+            fail(f"--csv {csv_file}: there is no folder {csv_file.parent} to write it in")
     names = [str(file) for file in files]
     if "-" in names and (dask is not None or (jobs > 1 and len(names) > 1)):
         # Worker processes read /dev/null as their standard input, Dask workers their own.

@@ -166,7 +166,7 @@ def test_an_mbf_board_has_its_seed_said_on_stderr(tmp_path):
     assert out.read_bytes() == (tmp_path / "again.mbf").read_bytes()
     result = run("generate", "--format", "mbf", "--count", "3", "--seed", "5", "--output-dir",
                  tmp_path / "many")
-    assert result.stderr.splitlines()[-1].endswith("seeds 5 to 7 in the files' order")
+    assert result.stderr.splitlines()[0].endswith("seed 5 + N for board-N.mbf")
     assert (tmp_path / "many" / "board-0002.mbf").read_bytes() == \
         run("generate", "--format", "mbf", "--seed", "7").stdout_bytes
 

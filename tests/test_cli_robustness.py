@@ -569,8 +569,22 @@ def test_a_folder_option_given_a_file_says_so(tmp_path, args, option):
                             "when missing)\n"
 
 
+def test_a_folder_option_with_a_file_in_its_way_says_so(tmp_path):
+    (tmp_path / "a-file").write_text("")
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for folder in (tmp_path / "a-file" / "sub", tmp_path / "dangling"):
+        result = runner.invoke(app, ["generate", "--count", "2", "--output-dir", str(folder)])
+        assert result.exit_code == 2 and result.stderr == (
+            f"error: --output-dir {folder}: a file (or a broken link) is in the way of making "
+            "this folder\n")
+
+
 def test_replay_csv_naming_a_folder_fails_before_judging(tmp_path):
     # It judged every file first, then could not write the table.
     result = runner.invoke(app, ["replay", "missing.evf", "--csv", str(tmp_path)])
     assert result.exit_code == 2 and result.stderr == f"error: --csv {tmp_path} is a folder: " \
                                                       "it takes a file\n"
+    missing = tmp_path / "no" / "t.csv"
+    result = runner.invoke(app, ["replay", "missing.evf", "--csv", str(missing)])
+    assert result.exit_code == 2 and result.stderr == f"error: --csv {missing}: there is no " \
+                                                      f"folder {missing.parent} to write it in\n"
