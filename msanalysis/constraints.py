@@ -504,12 +504,17 @@ def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
               if (r, c) != cell and 0 <= r < height and 0 <= c < width]
     flagged = [nb for nb in around if position.state(nb) == FLAG]
     if needed < 0:
+        around_it = number - needed
         if flagged and not ignore_flags:
             message = (f"{flags_contradict(flagged)} the clue {number} at {cell}: it has "
-                       f"{number - needed} flags and mines around it")
+                       f"{around_it} flagged or shown mine{'s' if around_it != 1 else ''} "
+                       "around it (flags count as mines; "
+                       "ignore_flags, --ignore-flags on the command line, reads them as hidden "
+                       "cells)")
         else:
-            message = f"the clue {number} at {cell} has {number - needed} mines shown around it"
+            message = (f"the clue {number} at {cell} has {around_it} "
+                       f"mine{'s' if around_it != 1 else ''} shown around it")
     else:
-        message = (f"the clue {number} at {cell} needs {needed} more mines but has fewer unknown "
-                   "cells around it")
+        message = (f"the clue {number} at {cell} needs {needed} more "
+                   f"mine{'s' if needed != 1 else ''} but has fewer unknown cells around it")
     return InconsistentPosition(message, clues=[cell])
