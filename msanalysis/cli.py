@@ -607,19 +607,6 @@ class ReconstructEngine(StrEnum):
     cpsat = "cpsat"
 
 
-def read_grid_file(path: Path, rule: GridRule | None, default: str) -> Any:
-    """The number grid of a file (``-``: standard input) under ``rule``; without one, under the
-    rule its puzzle header names, else ``default``. Errors name the file."""
-    from msanalysis.files import read_text
-    from msanalysis.puzzle import read_grid
-
-    try:
-        return read_grid(read_text(path), rule=None if rule is None else rule.value,
-                         default=default)
-    except ParseError as error:
-        raise error.in_file(str(path)) from None
-
-
 @app.command("reconstruct")
 def reconstruct_command(
     file: Annotated[Path, typer.Argument(
@@ -640,6 +627,7 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
+    from msanalysis.numbergrid import NumberGrid
     from msanalysis.reconstruction import reconstruct
 
     if all_layouts and limit is not None:
@@ -648,7 +636,7 @@ def reconstruct_command(
         fail(f"--limit must be at least 1 and at most {sys.maxsize}, got {limit}")
     check_time_limit(time_limit)
     with user_errors():
-        grid = read_grid_file(file, rule, default="classic")
+        grid = NumberGrid.load(file, rule=None if rule is None else rule.value)
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
     no_layout = result.no_layout
@@ -1249,13 +1237,14 @@ def puzzle_solve(
         "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Solve a puzzle and print its picture (reconstruct, drawn as a filled picture)."""
+    from msanalysis.numbergrid import NumberGrid
     from msanalysis.puzzle import Puzzle
     from msanalysis.puzzle import grade as grade_of
     from msanalysis.reconstruction import reconstruct
 
     check_time_limit(time_limit)
     with user_errors():
-        grid = read_grid_file(file, rule, default="mosaic")
+        grid = NumberGrid.load(file, rule=None if rule is None else rule.value, default="mosaic")
         result = reconstruct(grid, time_limit=time_limit)
         level = grade_of(grid, unique=True) if result.unique else None
     no_layout = result.no_layout

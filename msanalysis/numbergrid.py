@@ -28,7 +28,7 @@ from msanalysis.board import (
 from msanalysis.errors import InvalidInput, ParseError, check_type
 from msanalysis.files import lines_of, read_text
 
-__all__ = ["RULES", "UNKNOWN", "NumberGrid"]
+__all__ = ["RULES", "UNKNOWN", "NumberGrid", "puzzle_header", "read_with_header"]
 
 RULES = ("classic", "mosaic")
 """Rule names: what a number counts (the 8 neighbours, or the 3x3 block including the cell)."""
@@ -38,6 +38,70 @@ UNKNOWN = -1
 
 # The start of a Tatham Mosaic game ID, or of the random-seed form of one (10x10#123, 10x10h1#5).
 _TATHAM_START = re.compile(r"\d+x\d+")
+
+_HEADER_START = "# msanalysis puzzle:"
+_HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) "
+                     r"(?P<width>\d+)x(?P<height>\d+), \d+ of \d+ clues, grade \d"
+                     r"(?:, seed (?P<seed>\d+))?$")
+
+
+def puzzle_header(text: str) -> tuple[int, re.Match[str]] | None:
+    """The header line a puzzle's text begins with (``msanalysis puzzle make`` writes it: the
+    rule, the size, the clues, the grade, the seed), among the text's first comment lines,
+    with its line number; None when there is none.
+
+    Raises
+    ------
+    ParseError
+        On a line that starts like a header and is not one.
+
+    Examples
+    --------
+    >>> text = "# msanalysis puzzle: mosaic 2x1, 2 of 2 clues, grade 1\\n11"
+    >>> number, header = puzzle_header(text)
+    >>> number, header["rule"], header["width"]
+    (1, 'mosaic', '2')
+    """
+    for number, line in enumerate(lines_of(text), start=1):
+        line = line.strip()
+        if line and not line.startswith("#"):
+            return None
+        header = _HEADER.match(line)
+        if header:
+            return number, header
+        if line.startswith(_HEADER_START):
+            raise ParseError("not a puzzle header: expected '# msanalysis puzzle: RULE WxH, "
+                             "N of M clues, grade G[, seed S]', as puzzle make writes it",
+                             line=number)
+    return None
+
+
+def read_with_header(text: str, *, rule: str | None = None,
+                     default: str = "classic") -> tuple[NumberGrid, re.Match[str] | None]:
+    """:meth:`NumberGrid.from_text`, and the puzzle header it read (None when there is none):
+    the header is read once, for the rule and the size here and the seed by the caller.
+
+    Examples
+    --------
+    >>> grid, header = read_with_header("# msanalysis puzzle: classic 2x1, 2 of 2 clues, "
+    ...                                 "grade 1, seed 4\\n11")
+    >>> grid.rule, header["seed"]
+    ('classic', '4')
+    """
+    check_type(text, str, "read_with_header", "a grid's text")
+    found = puzzle_header(text)
+    if rule is None:
+        rule = found[1]["rule"] if found is not None else default
+    check_rule(rule)
+    grid = NumberGrid._parse(text, rule)
+    if found is None:
+        return grid, None
+    number, header = found
+    size = (int(header["width"]), int(header["height"]))
+    if size != (grid.width, grid.height):
+        raise ParseError(f"the header says {size[0]}x{size[1]}, but the grid below it is "
+                         f"{grid.width}x{grid.height}", line=number)
+    return grid, header
 
 
 def check_rule(rule: str) -> None:
@@ -158,18 +222,22 @@ class NumberGrid:
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
-    def from_text(cls, text: str, *, rule: str = "classic") -> NumberGrid:
+    def from_text(cls, text: str, *, rule: str | None = None,
+                  default: str = "classic") -> NumberGrid:
         """Parse rows of digits, ``?`` for an unknown clue; ``#`` lines are comments.
 
-        Text whose first line (after comments) starts with ``WxH`` is read as a Tatham Mosaic game
-        ID instead (see :meth:`from_tatham`), always under the mosaic rule, whatever ``rule`` says:
-        the ID's game decides what its numbers count.
+        The rule is ``rule`` when given; else the one named by a puzzle's header (see
+        :func:`puzzle_header`); else ``default``. Text whose first line (after comments) starts
+        with ``WxH`` is read as a Tatham Mosaic game ID instead (see :meth:`from_tatham`), always
+        under the mosaic rule, whatever ``rule`` says: the ID's game decides what its numbers
+        count.
 
         Raises
         ------
         ParseError
-            On an empty grid, ragged rows, another character, or a number the rule cannot produce
-            at its cell; the message names the line and column.
+            On an empty grid, ragged rows, another character, a number the rule cannot produce
+            at its cell (the message names the line and column), or a puzzle header whose size
+            is not the grid's (it belongs to another puzzle).
 
         Examples
         --------
@@ -180,10 +248,16 @@ class NumberGrid:
         this cell's number counts 0 cells
         >>> NumberGrid.from_text("# from sgt-mosaic\\n4x3:2a213a3222a1", rule="classic").rule
         'mosaic'
+        >>> NumberGrid.from_text("# msanalysis puzzle: mosaic 2x1, 2 of 2 clues, grade 1\\n22").rule
+        'mosaic'
         """
         check_type(text, str, "NumberGrid.from_text", "a grid's text; NumberGrid.load reads a "
                    "file")
-        check_rule(rule)
+        return read_with_header(text, rule=rule, default=default)[0]
+
+    @classmethod
+    def _parse(cls, text: str, rule: str) -> NumberGrid:
+        """:meth:`from_text` under ``rule``, the header aside."""
         rows: list[np.ndarray] = []
         where: list[tuple[int, int]] = []  # (line, column of the first cell) of each row
         lines = lines_of(text)
@@ -309,11 +383,13 @@ class NumberGrid:
         return "".join(parts)
 
     @classmethod
-    def load(cls, path: str | Path, *, rule: str = "classic") -> NumberGrid:
-        """Read a number grid file; parse errors name the file, line and column."""
+    def load(cls, path: str | Path, *, rule: str | None = None,
+             default: str = "classic") -> NumberGrid:
+        """Read a number grid file (``-``: standard input) as :meth:`from_text` reads text;
+        parse errors name the file, line and column."""
         text = read_text(path)
         try:
-            return cls.from_text(text, rule=rule)
+            return cls.from_text(text, rule=rule, default=default)
         except ParseError as error:
             raise error.in_file(str(path)) from None
 

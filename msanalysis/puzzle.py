@@ -13,7 +13,6 @@ puzzle with its solution. Reading and writing grids (and Tatham's game IDs) is l
 from __future__ import annotations
 
 import math
-import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,16 +22,20 @@ import numpy as np
 from msanalysis.board import Board
 from msanalysis.errors import (
     InvalidInput,
-    ParseError,
     TimeLimitReached,
     check_type,
     deadline_after,
     seconds_left,
     time_is_up,
 )
-from msanalysis.files import lines_of
 from msanalysis.gridlogic import Padded, Unsatisfiable, settle
-from msanalysis.numbergrid import UNKNOWN, NumberGrid, check_rule, counted_offsets
+from msanalysis.numbergrid import (
+    UNKNOWN,
+    NumberGrid,
+    check_rule,
+    counted_offsets,
+    read_with_header,
+)
 from msanalysis.reconstruction import reconstruct
 from msanalysis.rules import as_seed
 from msanalysis.solverwatch import Watch, propagate
@@ -149,7 +152,8 @@ class Puzzle:
         The header line written by :meth:`to_text` gives the rule and seed (see
         :func:`read_grid`).
         """
-        grid, header = _read(text, rule)
+        check_type(text, str, "Puzzle.from_text", "a puzzle's text or a Tatham Mosaic ID")
+        grid, header = read_with_header(text, rule=rule, default="mosaic")
         seed = None if header is None else header.group("seed")
         return cls.from_grid(grid, seed=None if seed is None else int(seed))
 
@@ -166,29 +170,6 @@ class Puzzle:
         return svg.board(self)
 
 
-_HEADER_START = "# msanalysis puzzle:"
-_HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) "
-                     r"(?P<width>\d+)x(?P<height>\d+), \d+ of \d+ clues, grade \d"
-                     r"(?:, seed (?P<seed>\d+))?$")
-
-
-def _header(text: str) -> tuple[int, re.Match[str]] | None:
-    """The header line :meth:`Puzzle.to_text` writes, among the text's first comment lines,
-    with its line number; a line that starts like one and is not one is a ParseError."""
-    for number, line in enumerate(lines_of(text), start=1):
-        line = line.strip()
-        if line and not line.startswith("#"):
-            return None
-        header = _HEADER.match(line)
-        if header:
-            return number, header
-        if line.startswith(_HEADER_START):
-            raise ParseError("not a puzzle header: expected '# msanalysis puzzle: RULE WxH, "
-                             "N of M clues, grade G[, seed S]', as puzzle make writes it",
-                             line=number)
-    return None
-
-
 def read_grid(text: str, *, rule: str | None = None, default: str = "mosaic") -> NumberGrid:
     """A puzzle's grid from text: our grid rows or a Tatham Mosaic ID.
 
@@ -203,25 +184,8 @@ def read_grid(text: str, *, rule: str | None = None, default: str = "mosaic") ->
     >>> read_grid("11").rule, read_grid("11", default="classic").rule
     ('mosaic', 'classic')
     """
-    return _read(text, rule, default)[0]
-
-
-def _read(text: str, rule: str | None,
-          default: str = "mosaic") -> tuple[NumberGrid, re.Match[str] | None]:
-    """:func:`read_grid`, and the header it read (None when there is none)."""
     check_type(text, str, "read_grid", "a puzzle's text or a Tatham Mosaic ID")
-    found = _header(text)
-    if rule is None:
-        rule = found[1].group("rule") if found else default
-    grid = NumberGrid.from_text(text, rule=rule)
-    if found is None:
-        return grid, None
-    number, header = found
-    size = (int(header.group("width")), int(header.group("height")))
-    if size != (grid.width, grid.height):
-        raise ParseError(f"the header says {size[0]}x{size[1]}, but the grid below it is "
-                         f"{grid.width}x{grid.height}", line=number)
-    return grid, header
+    return read_with_header(text, rule=rule, default=default)[0]
 
 
 # -- grading ------------------------------------------------------------------------------------

@@ -168,8 +168,8 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     grid : NumberGrid or str
         The clues; text is parsed with :meth:`NumberGrid.from_text`.
     rule : {"classic", "mosaic"}, optional
-        What a number counts. Defaults to the grid's own rule (``"classic"`` for text); a
-        different rule re-checks the numbers against it.
+        What a number counts. Defaults to the grid's own rule (for text: the rule a puzzle's
+        header names, else ``"classic"``); a different rule re-checks the numbers against it.
     engine : {"sat", "cpsat"}
         python-sat's Minicard (native cardinality constraints, blocking clauses to enumerate) or
         OR-Tools CP-SAT (a solution callback, one worker). Both give the same answers; "sat" is
@@ -242,7 +242,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
 
 def _as_grid(grid: NumberGrid | str, rule: str | None) -> NumberGrid:
     if isinstance(grid, str):
-        return NumberGrid.from_text(grid, rule=rule or "classic")
+        return NumberGrid.from_text(grid, rule=rule)
     if isinstance(grid, NumberGrid):
         if rule is None or rule == grid.rule:
             return grid

@@ -42,7 +42,7 @@ def _calls():
         (lambda: Position.from_mine(None), "Position.from_mine takes a str"),
         (lambda: Board.from_text(None), "Board.from_text takes a str"),
         (lambda: Board.from_mbf("abcd"), "Board.from_mbf takes bytes, got a str"),
-        (lambda: Puzzle.from_text(None), "read_grid takes a str"),
+        (lambda: Puzzle.from_text(None), "Puzzle.from_text takes a str"),
         (lambda: read_grid(5), "read_grid takes a str, got a int"),
         # None where an object is wanted.
         (lambda: Tracker(None, (0, 0)), "Tracker takes a Board"),

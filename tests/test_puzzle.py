@@ -580,3 +580,19 @@ def test_progress_callback_sees_every_clue():
     seen = []
     make_puzzle(width=9, height=4, seed=2, on_test=lambda done, total: seen.append((done, total)))
     assert seen == [(done, 36) for done in range(1, 37)]
+
+
+def test_the_library_reads_a_puzzle_file_under_its_header_rule(tmp_path):
+    # As the command line does: reconstruct(text) and NumberGrid.load read the header's rule
+    # (they read puzzle make's mosaic files as classic: no layout fit).
+    from msanalysis import NumberGrid, reconstruct
+
+    text = make_puzzle(width=8, height=6, seed=4).to_text()
+    assert reconstruct(text).unique
+    path = tmp_path / "m.txt"
+    path.write_text(text)
+    assert NumberGrid.load(path).rule == "mosaic"
+    assert NumberGrid.load(path, rule="classic").rule == "classic"  # a rule given wins
+    assert NumberGrid.from_text("11").rule == "classic"  # no header: the default
+    with pytest.raises(ParseError, match="the header says 8x6, but the grid below it is 2x1"):
+        NumberGrid.from_text(text.splitlines()[0] + "\n11")
