@@ -6,8 +6,10 @@ command is run here in a shell (pipes included), in a scratch folder that sees t
 the block's, line for line. Two things cannot be the same from run to run and are masked on both
 sides: times (``games/second``, ``time per game``, ``N puzzles in T s``, and the JSON
 ``seconds`` and ``games_per_second`` of ``play``), and a JSON list the README shortens to
-``, ...]``. Benchmark scripts (``$ python benchmarks/...``) are not run: they take minutes and
-print timings.
+``, ...]``. A command the README shows failing (an ``error:`` line, or ``not solvable``) must
+exit with a status other than 0, and every other one with 0. The examples run in the README's
+order, some reading what one before wrote: run the module whole, not one example. Benchmark
+scripts (``$ python benchmarks/...``) are not run: they take minutes and print timings.
 """
 
 from __future__ import annotations
@@ -98,6 +100,10 @@ def test_readme_example(command: str, shown: list[str], scratch: tuple[Path, Pat
     run = subprocess.run(command.replace("/tmp/", f"{tmp}/"), shell=True, cwd=work, env=env,
                          capture_output=True, text=True, timeout=300)
     printed = (run.stdout + run.stderr).replace(f"{tmp}/", "/tmp/").splitlines()
+    # What the README shows failing must fail (an error line, or solvable's verdict "not
+    # solvable", exit 1), and nothing else may.
+    fails = any(line.startswith(("error:", "not solvable")) for line in shown)
+    assert (run.returncode != 0) == fails, f"$ {command}: exit status {run.returncode}"
     same = len(printed) == len(shown) and all(map(matches, shown, printed))
     assert same, (
         f"$ {command}\nREADME shows:\n" + "\n".join(shown) + "\nprinted:\n" + "\n".join(printed))
