@@ -712,9 +712,9 @@ def solvable(
         generated = generated_with(data)
         if rules is None:
             rules = generated[0] if generated is not None else FirstClick.SAFE_CELL
-        from_file = first_click is None and generated is not None
+        from_file = False
         if first_click is None and generated is not None:
-            first_click = generated[1]
+            first_click, from_file = generated[1], True
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
             name = "stdin" if str(board_file) == "-" else str(board_file)

@@ -170,22 +170,22 @@ class Puzzle:
         return svg.board(self)
 
 
-def read_grid(text: str, *, rule: str | None = None, default: str = "mosaic") -> NumberGrid:
+def read_grid(text: str, *, rule: str | None = None) -> NumberGrid:
     """A puzzle's grid from text: our grid rows or a Tatham Mosaic ID.
 
     The rule is ``rule`` when given; else the one named by the header that
-    :meth:`Puzzle.to_text` writes; else ``default``. (A Tatham ID is always mosaic.) A header
+    :meth:`Puzzle.to_text` writes; else mosaic. (A Tatham ID is always mosaic.) A header
     whose size is not the grid's is a ParseError: the header belongs to another puzzle.
 
     Examples
     --------
     >>> read_grid("# msanalysis puzzle: classic 2x1, 2 of 2 clues, grade 1\\n11").rule
     'classic'
-    >>> read_grid("11").rule, read_grid("11", default="classic").rule
-    ('mosaic', 'classic')
+    >>> read_grid("11").rule
+    'mosaic'
     """
     check_type(text, str, "read_grid", "a puzzle's text or a Tatham Mosaic ID")
-    return read_with_header(text, rule=rule, default=default)[0]
+    return read_with_header(text, rule=rule, default="mosaic")[0]
 
 
 # -- grading ------------------------------------------------------------------------------------
