@@ -849,10 +849,6 @@ def _percent_text(value) -> str:
     return "unknown" if value is None else f"{100 * float(value):.2f}%"
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
-
-
 def _replay_text(path: Path, result) -> str:
     """The readable report of one judged replay: a line per risky click and the summary."""
     replay = result.replay
@@ -876,8 +872,8 @@ def _replay_text(path: Path, result) -> str:
                 lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
     counts = result.verdicts
     lines.append(f"  {result.clicks} clicks: {counts['first']} first, {counts['safe']} safe, "
-                 f"{_plural(counts['guess'], 'guess', 'guesses')}, {counts['needless']} needless, "
-                 f"{_plural(counts['blunder'], 'blunder', 'blunders')}")
+                 f"{text.quantity(counts['guess'], 'guess', 'guesses')}, "
+                 f"{counts['needless']} needless, {text.quantity(counts['blunder'], 'blunder')}")
     survival, luck = result.survival, result.luck_bits
     if survival is None:
         chance = "survival unknown (counting out of bounds)"
@@ -886,7 +882,8 @@ def _replay_text(path: Path, result) -> str:
         chance = f"survival {_percent_text(survival)}" + (f" ({exact})" if len(exact) <= 24 else "")
         chance += f", luck {luck:.2f} bits" if luck is not None and luck != float("inf") \
             else ", luck infinite (a forced mine was clicked)"
-    lines.append(f"  {chance}; {_plural(result.not_safest, 'guess', 'guesses')} not the safest")
+    lines.append(f"  {chance}; {text.quantity(result.not_safest, 'guess', 'guesses')} not the "
+                 "safest")
     speed = result.bbbv_per_second
     lines.append(f"  3BV {result.bbbv}" + (f", {result.bbbv_solved} done" if not result.won else "")
                  + (f", {speed:.2f} 3BV/s" if speed is not None else ""))

@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from msanalysis.board import Cell, cell_table, neighbour_counts
-from msanalysis.errors import InconsistentPosition, TimeLimitReached, time_is_up
+from msanalysis.errors import (
+    InconsistentPosition,
+    TimeLimitReached,
+    plural,
+    quantity,
+    time_is_up,
+)
 from msanalysis.position import FLAG, MINE, Position
 
 if TYPE_CHECKING:
@@ -242,8 +248,8 @@ def build(position: Position, *, ignore_flags: bool = False,
             raise InconsistentPosition(message, uses_mine_count=True)
         if remaining > unknown_count:
             raise InconsistentPosition(
-                f"{remaining} mine{'s' if remaining != 1 else ''} left but only "
-                f"{unknown_count} unknown cell{'s' if unknown_count != 1 else ''} to hold them",
+                f"{quantity(remaining, 'mine')} left but only "
+                f"{quantity(unknown_count, 'unknown cell')} to hold them",
                 uses_mine_count=True)
 
     # Unknown, known and revealed neighbours in one pass: four bits each of one int16 per cell.
@@ -507,14 +513,14 @@ def _single_clue_error(position: Position, cell: Cell, number: int, needed: int,
         around_it = number - needed
         if flagged and not ignore_flags:
             message = (f"{flags_contradict(flagged)} the clue {number} at {cell}: it has "
-                       f"{around_it} flagged or shown mine{'s' if around_it != 1 else ''} "
-                       "around it (flags count as mines; "
+                       f"{quantity(around_it, 'flagged or shown mine')} around it (flags "
+                       "count as mines; "
                        "ignore_flags, --ignore-flags on the command line, reads them as hidden "
                        "cells)")
         else:
-            message = (f"the clue {number} at {cell} has {around_it} "
-                       f"mine{'s' if around_it != 1 else ''} shown around it")
+            message = (f"the clue {number} at {cell} has {quantity(around_it, 'mine')} shown "
+                       "around it")
     else:
         message = (f"the clue {number} at {cell} needs {needed} more "
-                   f"mine{'s' if needed != 1 else ''} but has fewer unknown cells around it")
+                   f"{plural(needed, 'mine')} but has fewer unknown cells around it")
     return InconsistentPosition(message, clues=[cell])

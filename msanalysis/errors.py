@@ -33,7 +33,9 @@ __all__ = [
     "check_type",
     "deadline_after",
     "name_clues",
+    "plural",
     "printable",
+    "quantity",
     "seconds_left",
     "time_is_up",
 ]
@@ -309,6 +311,26 @@ class TimeLimitReached(AnalysisTooHard):
     ...     print(str(stopped).partition(":")[0])
     finding forced cells ran past the time limit
     """
+
+
+def quantity(count: int, noun: str, plural_form: str | None = None) -> str:
+    """The count and the noun, singular or plural as the count asks.
+
+    >>> quantity(1, "mine"), quantity(10, "mine"), quantity(1, "safe cell")
+    ('1 mine', '10 mines', '1 safe cell')
+    """
+    return f"{count} {plural(count, noun, plural_form)}"
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``noun`` or its plural, as ``count`` asks (the number itself is not written).
+
+    >>> plural(1, "mine"), plural(2, "mine"), plural(0, "safe cell"), plural(3, "is", "are")
+    ('mine', 'mines', 'safe cells', 'are')
+    """
+    if count == 1:
+        return noun
+    return plural_form if plural_form is not None else noun + "s"
 
 
 def printable(text: str) -> str:

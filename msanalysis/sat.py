@@ -33,6 +33,7 @@ from msanalysis.errors import (
     check_type,
     deadline_after,
     name_clues,
+    quantity,
 )
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.solverwatch import Watch
@@ -600,7 +601,7 @@ def inconsistency(constraints: Constraints, *,
     cells = guarded.clues_in(core)
     uses_count = guarded.count in core
     total = constraints.position.total_mines
-    total_text = f"{total} mine{'s' if total != 1 else ''} in total"
+    total_text = "the mine count" if total is None else f"{quantity(total, 'mine')} in total"
     number_at = {clue.cell: clue.number for clue in constraints.clues}
     named = [name_clues([(cell, number_at[cell]) for cell in cells])]
     if cells:

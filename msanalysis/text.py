@@ -14,6 +14,7 @@ import numpy as np
 import typer
 
 from msanalysis.board import Board, Cell
+from msanalysis.errors import plural, quantity  # words for counts, the engine's messages' too
 from msanalysis.exact import magnitude
 from msanalysis.position import FLAG, MINE, Position
 
@@ -212,23 +213,3 @@ def layouts_summary(result: Any) -> str:
     uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
     return (f"at least {magnitude(count)} {plural(count, 'layout')} ({stopped}), {uniqueness}; "
             "the first:")
-
-
-def quantity(count: int, noun: str, plural_form: str | None = None) -> str:
-    """The count and the noun, singular or plural as the count asks.
-
-    >>> quantity(1, "mine"), quantity(10, "mine"), quantity(1, "safe cell")
-    ('1 mine', '10 mines', '1 safe cell')
-    """
-    return f"{count} {plural(count, noun, plural_form)}"
-
-
-def plural(count: int, noun: str, plural_form: str | None = None) -> str:
-    """``noun`` or its plural, as ``count`` asks (the number itself is not written).
-
-    >>> plural(1, "mine"), plural(2, "mine"), plural(0, "safe cell"), plural(3, "is", "are")
-    ('mine', 'mines', 'safe cells', 'are')
-    """
-    if count == 1:
-        return noun
-    return plural_form if plural_form is not None else noun + "s"

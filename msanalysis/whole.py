@@ -29,6 +29,7 @@ from msanalysis.errors import (
     InvalidInput,
     TimeLimitReached,
     deadline_after,
+    quantity,
     seconds_left,
 )
 from msanalysis.exact import decimal
@@ -139,9 +140,9 @@ class Analysis:
     @property
     def assumption(self) -> str:
         """What the probabilities assume about the number of mines, in words."""
-        if self.total_mines_known:
-            total = self.position.total_mines
-            return f"{total} mine{'s' if total != 1 else ''} in total"
+        total = self.position.total_mines
+        if self.total_mines_known and total is not None:
+            return f"{quantity(total, 'mine')} in total"
         return ("total mine count unknown: every layout that fits the clues is equally likely, "
                 "whatever its number of mines")
 
