@@ -1,7 +1,7 @@
 """Where ``best`` guesses and where it loses: its guesses sorted by the kind of position.
 
-Plays ``--games`` seeded games (first click (0, 0), ``safe-cell``) with ``best`` and sorts every
-guess by the position it is made in:
+Plays ``--games`` seeded games (``safe-cell`` from (0, 0), or ``--rules safe-opening`` from
+(3, 3)) with ``best`` and sorts every guess by the position it is made in:
 
 - *opening*: more than 5/6 of the cells hidden (400 on expert), where guesses go into the sea;
 - *exact endgame*: at most ``endgame_layouts`` (1,000) layouts left, where ``best`` plays the
@@ -26,9 +26,8 @@ from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.best import BestStrategy
 from msanalysis.position import Position
-from msanalysis.rules import DIFFICULTIES, generate
+from msanalysis.rules import DIFFICULTIES, default_first_click, generate
 
-RULES, FIRST = "safe-cell", (0, 0)
 KINDS = ("opening", "exact endgame", "between, at most 1,000,000 layouts",
          "between, more than 1,000,000 layouts")
 
@@ -56,16 +55,19 @@ def kind(hidden: int, cells: int, layouts: int, endgame_layouts: int) -> str:
     return KINDS[2] if layouts <= 1_000_000 else KINDS[3]
 
 
-def tally(difficulty: str, games: int, seed: int) -> tuple[int, Counter[str], Counter[str]]:
-    """Games won, and per kind of position the guesses made and the games lost on them."""
+def tally(difficulty: str, games: int, seed: int,
+          rules: str = "safe-cell") -> tuple[int, Counter[str], Counter[str]]:
+    """Games won, and per kind of position the guesses made and the games lost on them (first
+    click where ``rules`` starts by default: (0, 0), or (3, 3) for safe-opening)."""
     width, height, mines = DIFFICULTIES[difficulty]
+    first = default_first_click(rules, width=width, height=height)
     guesses: Counter[str] = Counter()
     lost: Counter[str] = Counter()
     won = 0
     for s in range(seed, seed + games):
-        game = Game(generate(width, height, mines, rules=RULES, first_click=FIRST, seed=s),
-                    rules=RULES)
-        game.reveal(FIRST)
+        game = Game(generate(width, height, mines, rules=rules, first_click=first, seed=s),
+                    rules=rules)
+        game.reveal(first)
         strategy = _Recording(width * height)
         played = autoplay(game, strategy)
         guesses.update(strategy.kinds)
@@ -80,9 +82,11 @@ def main() -> None:
     parser.add_argument("--difficulty", choices=sorted(DIFFICULTIES), default="expert")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=430000)
+    parser.add_argument("--rules", choices=["safe-cell", "safe-opening"], default="safe-cell")
     args = parser.parse_args()
-    won, guesses, lost = tally(args.difficulty, args.games, args.seed)
-    print(f"{args.difficulty} ({RULES}, first click 0,0), seeds {args.seed} .. "
+    won, guesses, lost = tally(args.difficulty, args.games, args.seed, args.rules)
+    row, col = default_first_click(args.rules)
+    print(f"{args.difficulty} ({args.rules}, first click {row},{col}), seeds {args.seed} .. "
           f"{args.seed + args.games - 1}: {won} of {args.games} won, "
           f"{sum(guesses.values())} guesses")
     print(f"  {'position of the guess':38s} {'guesses':>8s} {'games lost':>11s} (per guess)")

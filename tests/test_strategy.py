@@ -274,6 +274,40 @@ def test_endgame_finds_the_best_play_of_brute_force(position):
     assert endgame._reveal(endgame.cells.index(cell), endgame.everything) == pytest.approx(chance)
 
 
+@pytest.mark.parametrize("position", ENDGAMES[:10])
+def test_the_endgame_on_drawn_layouts_is_the_exact_one_when_every_layout_is_drawn(position):
+    # Given every layout as its "sample", the search is the exact one; and best's drawn
+    # endgame, drawing far more layouts than the 3 to 12 there are, draws them all.
+    analysis = analyze(position)
+    hidden = position.unknown_mask(False)
+    every = [tuple(map(tuple, np.argwhere(board.mask & hidden).tolist()))
+             for board in all_layouts(position)]
+    assert Endgame(analysis, 10_000, layouts=every).best() == Endgame(analysis, 10_000).best()
+    exact = BestStrategy().choose(position, analysis)
+    drawn = BestStrategy(endgame_layouts=0, drawn_endgame=10**6, drawn_layouts=2000,
+                         explain=True).choose(position, analysis)
+    assert [m.cell for m in drawn] == [m.cell for m in exact]
+    assert "layouts drawn of the" in drawn[0].explanation
+
+
+def test_the_drawn_endgame_plays_a_large_position_alike_every_time():
+    # 9x9 with a 1 in the corner: far more layouts than are drawn; the same position draws
+    # the same layouts (the generator is seeded by the position), so it gets the same guess.
+    from msanalysis.play.best import forget_guesses
+
+    position = Position.from_text("mines: 3\n1" + "?" * 5 + "\n" + "\n".join(["?" * 6] * 5))
+    analysis = analyze(position)
+    assert analysis.solutions > 1000
+    options = dict(endgame_layouts=0, drawn_endgame=10**9, drawn_layouts=300, explain=True)
+    first = BestStrategy(**options).choose(position, analysis)
+    forget_guesses()
+    assert BestStrategy(**options).choose(position, analysis) == first
+    assert first[0].explanation.startswith("endgame: ") and "drawn" in first[0].explanation
+    for bad in (dict(drawn_endgame=-1), dict(drawn_layouts=0)):
+        with pytest.raises(InvalidInput):
+            BestStrategy(**bad)
+
+
 @pytest.mark.parametrize("position", GUESSES[:30])
 def test_best_guesses_an_unknown_cell_that_may_be_safe(position):
     reference = enumerate_layouts(position)

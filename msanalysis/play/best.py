@@ -8,6 +8,8 @@ otherwise weighs the nearly-safest cells by an exact look two guesses ahead
 
 from __future__ import annotations
 
+import random
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -24,6 +26,7 @@ from msanalysis.play.forced import ForcedFirst
 from msanalysis.play.longterm import LongTermRisk
 from msanalysis.play.outlook import Outlook
 from msanalysis.position import HIDDEN, Position
+from msanalysis.sampling import LayoutSampler
 
 __all__ = ["BestStrategy", "forget_guesses"]
 
@@ -89,7 +92,10 @@ class BestStrategy(ForcedFirst):
 
     1. *Endgame*: when at most ``endgame_layouts`` layouts are left,
        :class:`~msanalysis.play.endgame.Endgame` lists them and searches the sequence of clicks
-       that wins most often; its first click is played.
+       that wins most often; its first click is played. When more are left but at most
+       ``drawn_endgame``, the same search runs on ``drawn_layouts`` layouts drawn uniformly
+       from them (:class:`~msanalysis.sampling.LayoutSampler`; the same position draws the same
+       ones).
     2. Otherwise the candidates are the unknown cells whose exact mine probability is within
        ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one
@@ -121,6 +127,9 @@ class BestStrategy(ForcedFirst):
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved.
+    drawn_endgame, drawn_layouts : int
+        The most layouts left for the endgame search on drawn layouts (0: none), and how many
+        are drawn.
     fifty_fifty : bool
         Weigh the 50/50s that may form (step 4).
     blend : float
@@ -157,13 +166,16 @@ class BestStrategy(ForcedFirst):
                  explain: bool = False, margin: float = 0.1, candidates: int = 6,
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True,
-                 blend: float = 0.25, quick_look: bool = True, book: str | None = None) -> None:
+                 blend: float = 0.25, quick_look: bool = True, book: str | None = None,
+                 drawn_endgame: int = 0, drawn_layouts: int = 1000) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = _count(candidates, "candidates", 1)
         sea_candidates = _count(sea_candidates, "sea_candidates", 0)
         endgame_layouts = _count(endgame_layouts, "endgame_layouts", 0)
         endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1)
+        drawn_endgame = _count(drawn_endgame, "drawn_endgame", 0)
+        drawn_layouts = _count(drawn_layouts, "drawn_layouts", 1)
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -171,13 +183,15 @@ class BestStrategy(ForcedFirst):
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
         self.blend = blend
+        self.drawn_endgame = drawn_endgame
+        self.drawn_layouts = drawn_layouts
         if book is not None and not isinstance(book, str):
             raise WrongType(f"book is the name of a shipped book or a book file's path, got "
                             f"{book!r}")
         self.book = None if book is None else _book(book)
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
-                         fifty_fifty, blend, explain)
+                         fifty_fifty, blend, explain, drawn_endgame, drawn_layouts)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
@@ -251,18 +265,29 @@ class BestStrategy(ForcedFirst):
         return risks, picked, bonus
 
     def _endgame_move(self, analysis: Any) -> Move | None:
-        """Step 1: the exact endgame's first click, when few enough layouts are left."""
-        if analysis.constraints.remaining is None or analysis.solutions > self.endgame_layouts:
+        """Step 1: the endgame search's first click, over every layout left when few are, or
+        over layouts drawn from them when at most ``drawn_endgame`` are."""
+        if analysis.constraints.remaining is None:
             return None
-        solved = Endgame(analysis, self.endgame_nodes).best()
+        solutions = analysis.solutions
+        if solutions <= self.endgame_layouts:
+            layouts, searched = None, f"{solutions} layouts left"
+        elif solutions <= self.drawn_endgame:
+            layouts = _drawn(analysis, self.drawn_layouts)
+            if layouts is None:
+                return None
+            searched = f"{len(layouts)} layouts drawn of the {solutions} left"
+        else:
+            return None
+        solved = Endgame(analysis, self.endgame_nodes, layouts=layouts).best()
         if solved is None:
             return None
         cell, chance = solved
         explanation = None
         if self.explain:
-            explanation = (f"endgame: {analysis.solutions} layouts left; revealing this cell "
-                           f"first wins with probability {chance:.2%}, the most of any sequence "
-                           f"of clicks")
+            explanation = (f"endgame: {searched}; revealing this cell first wins with "
+                           f"probability {chance:.2%} on them, the most of any sequence of "
+                           f"clicks")
         return Move(REVEAL, cell, guess=True, explanation=explanation)
 
     def _candidates(self, analysis: Any, risks: _Risks) -> list[Cell]:
@@ -336,6 +361,21 @@ class BestStrategy(ForcedFirst):
         assert best is not None, "the safest candidate is always examined"
         _, cell, progress = best
         return cell, progress
+
+
+def _drawn(analysis: Any, count: int) -> list[tuple[Cell, ...]] | None:
+    """``count`` layouts drawn uniformly from the position, repeats dropped, in a fixed order;
+    None when its frontier has too many ways to hold mines to draw from.
+
+    The generator is seeded by the position, so that the same position draws the same layouts
+    (and gets the same guess) in every process.
+    """
+    try:
+        sampler = LayoutSampler(analysis.constraints)
+    except AnalysisTooHard:
+        return None
+    rng = random.Random(zlib.crc32(analysis.constraints.position.states.tobytes()))
+    return sorted({tuple(sorted(sampler.draw(rng))) for _ in range(count)})
 
 
 def _share(value: Any, name: str) -> float:

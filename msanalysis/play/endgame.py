@@ -8,6 +8,7 @@ still tell apart. :class:`Endgame` does that search; the ``best`` strategy plays
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,12 @@ class Endgame:
         few (the ``best`` strategy asks with at most 1,000).
     node_budget : int
         The most sets of layouts solved before :meth:`best` gives up.
+    layouts : iterable of sets of cells, optional
+        The layouts to search instead of every one left, each the set of its mines among the
+        unknown cells: a sample drawn from a position with too many to list (the ``best``
+        strategy's ``drawn_endgame``). The search then plays best for those layouts alone: it
+        takes a cell safe in the few left of them for safe, which in the whole position it
+        may not be.
 
     Examples
     --------
@@ -58,7 +65,8 @@ class Endgame:
     solved, past which :meth:`best` gives up and returns None.
     """
 
-    def __init__(self, analysis: Any, node_budget: int = 100_000) -> None:
+    def __init__(self, analysis: Any, node_budget: int = 100_000,
+                 layouts: Iterable[Iterable[Cell]] | None = None) -> None:
         constraints = analysis.constraints
         height, width = constraints.position.shape
         # Frontier cells component by component, then the sea: the columns of the rows below.
@@ -69,7 +77,9 @@ class Endgame:
         rows: list[int] = []
         columns: list[int] = []
         total = 0
-        for k, mines in enumerate(analysis.counts.layouts(limit=analysis.solutions)):
+        if layouts is None:
+            layouts = analysis.counts.layouts(limit=analysis.solutions)
+        for k, mines in enumerate(layouts):
             rows += [k] * len(mines)
             columns += map(index.__getitem__, mines)
             total = k + 1
