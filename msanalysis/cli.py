@@ -37,6 +37,7 @@ from msanalysis.errors import (
     deadline_after,
     printable,
     seconds_left,
+    source_name,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.files import read_bytes, write_file
@@ -717,8 +718,8 @@ def solvable(
             first_click, from_file = generated[1], True
         click = first_click_of(first_click, rules, (board.width, board.height))
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
-            name = "stdin" if str(board_file) == "-" else str(board_file)
-            given = (f"the first click {click[0]},{click[1]} of {name}'s first line" if from_file
+            given = (f"the first click {click[0]},{click[1]} of {source_name(board_file)}'s "
+                     "first line" if from_file
                      else f"--first-click {click[0]},{click[1]}")
             fail(f"{given} is off the {board.width}x{board.height} board")
         if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
@@ -958,7 +959,7 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
     except (ValueError, OSError, AnalysisTooHard) as error:
         message = str(error)
         code = EXIT_GAVE_UP if isinstance(error, AnalysisTooHard) else EXIT_BAD_INPUT
-        shown = "stdin" if file == "-" else file  # as the library's errors name standard input
+        shown = source_name(file)  # as the library's errors name standard input
         return {"file": file, "error": message if shown in message else f"{shown}: {message}",
                 "code": code}
     return {"file": file, "text": _replay_text(path, result), "json": result.to_dict(),

@@ -37,6 +37,7 @@ __all__ = [
     "printable",
     "quantity",
     "seconds_left",
+    "source_name",
     "time_is_up",
 ]
 
@@ -188,6 +189,15 @@ def check_flag(value: object, name: str) -> None:
         raise WrongType(f"{name} is True or False, got {value!r}")
 
 
+def source_name(path: object) -> str:
+    """How messages name the file at ``path``: ``stdin`` for ``-`` (standard input).
+
+    >>> source_name("-"), source_name("games/a.evf")
+    ('stdin', 'games/a.evf')
+    """
+    return "stdin" if str(path) == "-" else str(path)
+
+
 class ParseError(MsanalysisError, ValueError):
     """Text or bytes that do not describe a board, position or number grid.
 
@@ -212,7 +222,7 @@ class ParseError(MsanalysisError, ValueError):
         self.reason = message
         self.line = line
         self.column = column
-        self.source = "stdin" if source == "-" else source
+        self.source = None if source is None else source_name(source)
         super().__init__(self._render())
 
     def _render(self) -> str:
