@@ -110,10 +110,27 @@ class LayoutSampler:
         after.reverse()
         self._polynomials = polynomials
         self._after = after
+        self._choices: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
         self.solutions: int = after[0].get(constraints.remaining, 0)
         """The number of layouts consistent with the position."""
         if not self.solutions:
             raise InconsistentPosition("no layout of mines fits the position")
+
+    def _mine_counts(self, i: int, left: int) -> tuple[list[int], list[int]]:
+        """The mines component ``i`` may hold when it and those after it and the sea hold
+        ``left``, and the running sums of the layouts with each (worked out once: draws
+        come back to the same few)."""
+        key = (i, left)
+        found = self._choices.get(key)
+        if found is None:
+            rest = self._after[i + 1]
+            counts, cumulative, running = [], [], 0
+            for m, x in self._polynomials[i].items():
+                running += x * rest.get(left - m, 0)
+                counts.append(m)
+                cumulative.append(running)
+            found = self._choices[key] = (counts, cumulative)
+        return found
 
     def draw(self, rng: random.Random) -> frozenset[Cell]:
         """One layout, as the set of mines among the unknown cells (known mines left out)."""
@@ -121,28 +138,22 @@ class LayoutSampler:
         assert left is not None
         mines: list[Cell] = []
         for i, component in enumerate(self._components):
-            rest = self._after[i + 1]
-            choices = [(m, x * rest.get(left - m, 0)) for m, x in self._polynomials[i].items()]
-            m = _pick(choices, rng)
+            counts, cumulative = self._mine_counts(i, left)
+            m = counts[bisect.bisect_right(cumulative, rng.randrange(cumulative[-1]))]
             ways = self._ways[i][m]
             values = ways.assignments[bisect.bisect_right(ways.cumulative,
                                                           rng.randrange(ways.cumulative[-1]))]
             for box, k in zip(component.boxes, values):
-                mines += rng.sample(box, k)
+                # The same cells, and the same numbers taken from ``rng``, as rng.sample(box,
+                # k), which for k = 0 takes none and for k = 1 one, randrange(len(box)); most
+                # boxes hold 0 or 1, and sample's checks were most of a draw's time.
+                if k == 1:
+                    mines.append(box[rng.randrange(len(box))])
+                elif k:
+                    mines += rng.sample(box, k)
             left -= m
         mines += rng.sample(self.constraints.sea, left)
         return frozenset(mines)
-
-
-def _pick(weighted: list[tuple[int, int]], rng: random.Random) -> int:
-    """A value drawn with probability proportional to its (exact, integer) weight."""
-    total = sum(weight for _, weight in weighted)
-    point = rng.randrange(total)
-    for value, weight in weighted:
-        if point < weight:
-            return value
-        point -= weight
-    raise AssertionError("unreachable: the point is below the total")
 
 
 def _assignments(constraints: Constraints, component: Component,

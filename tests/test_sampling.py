@@ -104,3 +104,15 @@ def test_a_race_continued_is_the_race_run_at_once() -> None:
     again = race(position, part, lambda: make_strategy("best"), rounds=3, per_round=8, seed=9,
                  alpha=1e-9)
     assert again == whole and whole.played == [24, 24, 24]
+
+
+def test_a_box_of_one_mine_takes_what_sample_would_from_the_generator() -> None:
+    # LayoutSampler.draw takes a box's single mine with randrange and skips boxes of none:
+    # the same cell and the same generator state after as rng.sample, so the same layouts.
+    for size in (1, 2, 5, 21, 22, 40):
+        box = [(0, c) for c in range(size)]
+        for seed in range(20):
+            by_sample, by_randrange = random.Random(seed), random.Random(seed)
+            assert by_sample.sample(box, 1) == [box[by_randrange.randrange(size)]]
+            assert by_sample.sample(box, 0) == []
+            assert by_sample.getstate() == by_randrange.getstate()
