@@ -10,7 +10,12 @@ not yet in it, so a run can be spread over several sessions (or machines: give e
     python benchmarks/longrun.py --row expert --games 200000 --seed 10000000 --jobs 2 \\
         --option "book='expert-safe-cell'"
 
-The median time per game is the median of the chunks' medians.
+The median time per game is the median of the chunks' medians. ``--against FILE`` compares
+the run with another results file on the chunks both played (the same seeds, so the same
+boards): the games won by each, and the difference per chunk with its standard error.
+
+    python benchmarks/longrun.py --row expert-opening --games 200000 --seed 10000000 \\
+        --against benchmarks/results/longrun-expert-opening-best-drawn_endgame=0-seed10000000.jsonl
 """
 
 from __future__ import annotations
@@ -64,6 +69,26 @@ def summarize(chunks: list[dict]) -> str:
             f"{median:.1f} ms median per game")
 
 
+def compare(chunks: list[dict], other: list[dict]) -> str:
+    """The run against another on the chunks of the same seeds: wins of each, and the mean
+    difference per chunk with its standard error (the chunks are independent samples)."""
+    theirs = {tuple(c["seeds"]): c for c in other}
+    pairs = [(c, theirs[tuple(c["seeds"])]) for c in chunks if tuple(c["seeds"]) in theirs
+             if c["games"] == theirs[tuple(c["seeds"])]["games"]]
+    if not pairs:
+        return "no chunk of the same seeds to compare"
+    games = sum(c["games"] for c, _ in pairs)
+    wins, other_wins = sum(c["wins"] for c, _ in pairs), sum(o["wins"] for _, o in pairs)
+    text = (f"on the {len(pairs)} chunks of the same seeds ({games} games): {wins} won against "
+            f"{other_wins}, {wins - other_wins:+d}")
+    if len(pairs) > 1:
+        differences = [c["wins"] - o["wins"] for c, o in pairs]
+        mean = statistics.mean(differences)
+        error = statistics.stdev(differences) / len(differences) ** 0.5
+        text += f"; per chunk {mean:+.2f} (standard error {error:.2f})"
+    return text
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--row", choices=sorted(ROWS), default="expert")
@@ -75,6 +100,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--time-limit", type=float, metavar="SECONDS",
                         help="start no chunk after this long")
+    parser.add_argument("--against", type=Path, metavar="FILE",
+                        help="another results file to compare with, chunk by chunk")
     args = parser.parse_args()
     options = parse_options(args.option)
     difficulty, rules = ROWS[args.row]
@@ -84,6 +111,16 @@ def main() -> None:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
+    other = None
+    if args.against is not None:
+        try:
+            other = [json.loads(line) for line in args.against.read_text().splitlines()]
+            if not all(isinstance(c, dict) and {"seeds", "games", "wins"} <= c.keys()
+                       for c in other):
+                raise ValueError("a line is not a chunk with seeds, games and wins")
+        except (OSError, ValueError) as error:
+            print(f"error: {args.against}: not a results file ({error})", file=sys.stderr)
+            sys.exit(2)
     path = results_file(args.row, args.strategy, options, args.seed)
     done = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
     finished = {c["seeds"][0] for c in done}
@@ -113,6 +150,8 @@ def main() -> None:
     if done:
         variant = args.strategy + "".join(f" {k}={v!r}" for k, v in options.items())
         print(f"{args.row}, {variant}: {summarize(done)} ({path.name})")
+        if other is not None:
+            print(f"against {args.against.name}: {compare(done, other)}")
 
 
 if __name__ == "__main__":

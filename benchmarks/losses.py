@@ -6,6 +6,8 @@ Plays ``--games`` seeded games (``safe-cell`` from (0, 0), or ``--rules safe-ope
 - *opening*: more than 5/6 of the cells hidden (400 on expert), where guesses go into the sea;
 - *exact endgame*: at most ``endgame_layouts`` (1,000) layouts left, where ``best`` plays the
   exact search (:mod:`msanalysis.play.endgame`) and cannot do better;
+- *drawn endgame*: at most ``drawn_endgame`` (100,000), where it plays that search on layouts
+  drawn from the position;
 - *between*: the rest, by the number of layouts left (up to a million, and more).
 
 For each kind it prints the guesses made and the games lost on them (the last guess of a lost
@@ -28,7 +30,7 @@ from msanalysis.play.best import BestStrategy
 from msanalysis.position import Position
 from msanalysis.rules import DIFFICULTIES, default_first_click, generate
 
-KINDS = ("opening", "exact endgame", "between, at most 1,000,000 layouts",
+KINDS = ("opening", "exact endgame", "drawn endgame", "between, at most 1,000,000 layouts",
          "between, more than 1,000,000 layouts")
 
 
@@ -42,17 +44,20 @@ class _Recording(BestStrategy):
 
     def guess(self, position: Position, analysis: Any) -> Move:
         self.kinds.append(kind(len(position.hidden), self.cells, analysis.solutions,
-                               self.endgame_layouts))
+                               self.endgame_layouts, self.drawn_endgame))
         return super().guess(position, analysis)
 
 
-def kind(hidden: int, cells: int, layouts: int, endgame_layouts: int) -> str:
+def kind(hidden: int, cells: int, layouts: int, endgame_layouts: int,
+         drawn_endgame: int) -> str:
     """The kind of position a guess is made in (see the module)."""
     if 6 * hidden > 5 * cells:
         return KINDS[0]
     if layouts <= endgame_layouts:
         return KINDS[1]
-    return KINDS[2] if layouts <= 1_000_000 else KINDS[3]
+    if layouts <= drawn_endgame:
+        return KINDS[2]
+    return KINDS[3] if layouts <= 1_000_000 else KINDS[4]
 
 
 def tally(difficulty: str, games: int, seed: int,

@@ -1,7 +1,8 @@
 """What choosing guesses by rollouts would gain: `best`'s guess against its runners-up, played out.
 
 Plays ``--games`` games with ``best`` and keeps every position in which it guesses outside the
-exact endgame. In each, its ``--top`` best candidates by its own look ahead
+endgame searches (more than ``drawn_endgame`` layouts left: the look ahead's guesses). In each,
+its ``--top`` best candidates by its own look ahead
 (:meth:`~msanalysis.play.best.BestStrategy.ranked`, its guess first) are played out by ``best``
 on the same ``--layouts`` layouts drawn uniformly from the position
 (:func:`msanalysis.play.rollout.rollouts`). It prints:
@@ -54,7 +55,7 @@ RULES, FIRST = "safe-cell", (0, 0)
 
 
 def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
-    """The positions in which ``best`` guesses outside the exact endgame, with how often."""
+    """The positions in which ``best`` guesses outside the endgame searches, with how often."""
     met: Counter[str] = Counter()
     for s in range(seed, seed + games):
         game = Game(generate(spec.width, spec.height, spec.mines, rules=RULES,
@@ -63,7 +64,9 @@ def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
         strategy = BestStrategy()
         guess = strategy.guess
 
-        def recording(position: Position, analysis, guess=guess, limit=strategy.endgame_layouts):
+        limit = max(strategy.endgame_layouts, strategy.drawn_endgame)
+
+        def recording(position: Position, analysis, guess=guess, limit=limit):
             if analysis.solutions > limit:
                 met[position.to_text()] += 1
             return guess(position, analysis)
@@ -160,7 +163,7 @@ def weighted(values: list[float], weights: list[int]) -> tuple[float, float]:
 def report(items: list[dict], met: Counter[str], games: int) -> None:
     weights = [met[item["position"]] for item in items]
     guesses = sum(weights)
-    print(f"{len(items)} positions ({guesses} guesses outside the exact endgame in {games} "
+    print(f"{len(items)} positions ({guesses} guesses outside the endgame searches in {games} "
           f"games), {len(items[0]['outcomes'][0])} layouts each")
     for phase, keep in (("all", lambda u: True), ("opening (more than 400 hidden cells)",
                                                   lambda u: u > 400),
@@ -230,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
             out.flush()
     items = [done[text] for text in met if len(done[text]["outcomes"]) >= 2]
     if not items:
-        print("no guess with two candidates outside the exact endgame")
+        print("no guess with two candidates outside the endgame searches")
         return
     report(items, met, args.games)
 

@@ -137,3 +137,21 @@ def test_bench_smoke_and_interrupt():
     summary = bench(PAPER, 50, on_result=stop_after_two)
     assert summary.interrupted and summary.games == 3 and summary.planned == 50
     assert "interrupted" in dict(summary.table())["games"]
+
+
+def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds():
+    import longrun
+
+    def chunk(first, wins, games=100):
+        return {"seeds": [first, first + games - 1], "games": games, "wins": wins}
+
+    ours = [chunk(0, 50), chunk(100, 60), chunk(200, 40), chunk(300, 70)]
+    theirs = [chunk(0, 48), chunk(100, 60), chunk(200, 38), chunk(400, 90)]
+    # Chunks 0, 100 and 200 are in both: differences 2, 0, 2, mean 4/3, deviation 2/sqrt(3).
+    assert longrun.compare(ours, theirs) == (
+        "on the 3 chunks of the same seeds (300 games): 150 won against 146, +4; "
+        "per chunk +1.33 (standard error 0.67)")
+    assert longrun.compare(ours, [chunk(0, 48, games=50)]) == \
+        "no chunk of the same seeds to compare"
+    assert longrun.results_file("expert", "best", {"drawn_endgame": 0}, 7).name == \
+        "longrun-expert-best-drawn_endgame=0-seed7.jsonl"

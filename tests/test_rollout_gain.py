@@ -34,7 +34,7 @@ def test_a_small_run_saves_its_rollouts_and_plays_only_what_is_missing(tmp_path,
     rollout_gain.main(args)
     first = capsys.readouterr()
     lines = output.read_text().splitlines()
-    assert lines and "guesses outside the exact endgame in 12 games" in first.out
+    assert lines and "guesses outside the endgame searches in 12 games" in first.out
     for line in lines:
         item = json.loads(line)
         assert len(item["outcomes"]) == len(item["candidates"]) >= 2
@@ -103,7 +103,9 @@ def test_losses_sorts_every_guess_and_every_lost_game():
     assert sum(lost.values()) == 40 - won
     assert set(guesses) <= set(losses.KINDS) and all(lost[k] <= guesses[k] for k in lost)
     # 5/6 of 480 cells is 400: 401 hidden is the opening, 400 is not.
-    assert losses.kind(401, 480, 10, 1000) == "opening"
-    assert losses.kind(400, 480, 1000, 1000) == "exact endgame"
-    assert losses.kind(400, 480, 1001, 1000) == "between, at most 1,000,000 layouts"
-    assert losses.kind(400, 480, 10**6 + 1, 1000) == "between, more than 1,000,000 layouts"
+    assert losses.kind(401, 480, 10, 1000, 10**5) == "opening"
+    assert losses.kind(400, 480, 1000, 1000, 10**5) == "exact endgame"
+    assert losses.kind(400, 480, 1001, 1000, 10**5) == "drawn endgame"
+    assert losses.kind(400, 480, 10**5 + 1, 1000, 10**5) == "between, at most 1,000,000 layouts"
+    assert losses.kind(400, 480, 1001, 1000, 0) == "between, at most 1,000,000 layouts"
+    assert losses.kind(400, 480, 10**6 + 1, 1000, 10**5) == "between, more than 1,000,000 layouts"

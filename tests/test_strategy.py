@@ -329,7 +329,7 @@ def test_strategies_reveal_all_forced_cells_and_flag_when_asked():
 def test_best_ranked_puts_its_guess_first(position):
     # ranked works out every candidate that guess() may drop early: the same winner, and the
     # values in order.
-    best = BestStrategy(endgame_layouts=0)
+    best = BestStrategy(endgame_layouts=0, drawn_endgame=0)
     analysis = analyze(position)
     ranked = best.ranked(position, analysis)
     assert ranked[0][0] == best.guess(position, analysis).cell
