@@ -73,8 +73,7 @@ def compare(chunks: list[dict], other: list[dict]) -> str:
     """The run against another on the chunks of the same seeds: wins of each, and the mean
     difference per chunk with its standard error (the chunks are independent samples)."""
     theirs = {tuple(c["seeds"]): c for c in other}
-    pairs = [(c, theirs[tuple(c["seeds"])]) for c in chunks if tuple(c["seeds"]) in theirs
-             if c["games"] == theirs[tuple(c["seeds"])]["games"]]
+    pairs = [(c, theirs[seeds]) for c in chunks if (seeds := tuple(c["seeds"])) in theirs]
     if not pairs:
         return "no chunk of the same seeds to compare"
     games = sum(c["games"] for c, _ in pairs)
