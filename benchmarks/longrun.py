@@ -69,6 +69,20 @@ def summarize(chunks: list[dict]) -> str:
             f"{median:.1f} ms median per game")
 
 
+def read_chunks(path: Path) -> list[dict]:
+    """The chunks of a results file, one JSON object a line; exits with an ``error:`` line
+    naming the file when it is not one."""
+    try:
+        chunks = [json.loads(line) for line in path.read_text().splitlines()]
+        if not all(isinstance(c, dict) and {"seeds", "games", "wins"} <= c.keys()
+                   for c in chunks):
+            raise ValueError("a line is not a chunk with seeds, games and wins")
+    except (OSError, ValueError) as error:
+        print(f"error: {path}: not a results file ({error})", file=sys.stderr)
+        sys.exit(2)
+    return chunks
+
+
 def compare(chunks: list[dict], other: list[dict]) -> str:
     """The run against another on the chunks of the same seeds: wins of each, and the mean
     difference per chunk with its standard error (the chunks are independent samples)."""
@@ -110,18 +124,9 @@ def main() -> None:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
-    other = None
-    if args.against is not None:
-        try:
-            other = [json.loads(line) for line in args.against.read_text().splitlines()]
-            if not all(isinstance(c, dict) and {"seeds", "games", "wins"} <= c.keys()
-                       for c in other):
-                raise ValueError("a line is not a chunk with seeds, games and wins")
-        except (OSError, ValueError) as error:
-            print(f"error: {args.against}: not a results file ({error})", file=sys.stderr)
-            sys.exit(2)
+    other = None if args.against is None else read_chunks(args.against)
     path = results_file(args.row, args.strategy, options, args.seed)
-    done = [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    done = read_chunks(path) if path.exists() else []
     finished = {c["seeds"][0] for c in done}
     start = time.perf_counter()
     for first in range(args.seed, args.seed + args.games, args.chunk):

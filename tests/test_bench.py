@@ -139,7 +139,7 @@ def test_bench_smoke_and_interrupt():
     assert "interrupted" in dict(summary.table())["games"]
 
 
-def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds():
+def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds(tmp_path, capsys):
     import longrun
 
     def chunk(first, wins, games=100):
@@ -155,3 +155,10 @@ def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds():
         "no chunk of the same seeds to compare"
     assert longrun.results_file("expert", "best", {"drawn_endgame": 0}, 7).name == \
         "longrun-expert-best-drawn_endgame=0-seed7.jsonl"
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"seeds": [0, 99], "games": 100}\n')
+    with pytest.raises(SystemExit) as stopped:
+        longrun.read_chunks(bad)
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err == (f"error: {bad}: not a results file (a line is not a "
+                                       "chunk with seeds, games and wins)\n")
