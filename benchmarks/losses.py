@@ -43,20 +43,18 @@ class _Recording(BestStrategy):
         self.kinds: list[str] = []
 
     def guess(self, position: Position, analysis: Any) -> Move:
-        self.kinds.append(kind(len(position.hidden), self.cells, analysis.solutions,
-                               self.endgame_layouts, self.drawn_endgame))
+        self.kinds.append(kind(len(position.hidden), self.cells, analysis.solutions, self))
         return super().guess(position, analysis)
 
 
-def kind(hidden: int, cells: int, layouts: int, endgame_layouts: int,
-         drawn_endgame: int) -> str:
-    """The kind of position a guess is made in (see the module)."""
+def kind(hidden: int, cells: int, layouts: int, strategy: BestStrategy) -> str:
+    """The kind of position a guess is made in (see the module); the endgames are where
+    ``strategy`` runs its searches."""
     if 6 * hidden > 5 * cells:
         return KINDS[0]
-    if layouts <= endgame_layouts:
-        return KINDS[1]
-    if layouts <= drawn_endgame:
-        return KINDS[2]
+    search = strategy.endgame_search(layouts)
+    if search is not None:
+        return KINDS[1] if search == "exact" else KINDS[2]
     return KINDS[3] if layouts <= 1_000_000 else KINDS[4]
 
 

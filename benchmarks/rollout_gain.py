@@ -64,10 +64,8 @@ def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
         strategy = BestStrategy()
         guess = strategy.guess
 
-        limit = max(strategy.endgame_layouts, strategy.drawn_endgame)
-
-        def recording(position: Position, analysis, guess=guess, limit=limit):
-            if analysis.solutions > limit:
+        def recording(position: Position, analysis, guess=guess, strategy=strategy):
+            if strategy.endgame_search(analysis.solutions) is None:
                 met[position.to_text()] += 1
             return guess(position, analysis)
 

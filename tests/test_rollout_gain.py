@@ -95,6 +95,7 @@ def test_losses_sorts_every_guess_and_every_lost_game():
     import losses
 
     from msanalysis.play.bench import PlaySpec, play_one
+    from msanalysis.play.best import BestStrategy
 
     won, guesses, lost = losses.tally("beginner", 40, 7)
     played = [play_one(PlaySpec.standard("beginner"), seed) for seed in range(7, 47)]
@@ -103,9 +104,11 @@ def test_losses_sorts_every_guess_and_every_lost_game():
     assert sum(lost.values()) == 40 - won
     assert set(guesses) <= set(losses.KINDS) and all(lost[k] <= guesses[k] for k in lost)
     # 5/6 of 480 cells is 400: 401 hidden is the opening, 400 is not.
-    assert losses.kind(401, 480, 10, 1000, 10**5) == "opening"
-    assert losses.kind(400, 480, 1000, 1000, 10**5) == "exact endgame"
-    assert losses.kind(400, 480, 1001, 1000, 10**5) == "drawn endgame"
-    assert losses.kind(400, 480, 10**5 + 1, 1000, 10**5) == "between, at most 1,000,000 layouts"
-    assert losses.kind(400, 480, 1001, 1000, 0) == "between, at most 1,000,000 layouts"
-    assert losses.kind(400, 480, 10**6 + 1, 1000, 10**5) == "between, more than 1,000,000 layouts"
+    best = BestStrategy(endgame_layouts=1000, drawn_endgame=10**5)
+    assert losses.kind(401, 480, 10, best) == "opening"
+    assert losses.kind(400, 480, 1000, best) == "exact endgame"
+    assert losses.kind(400, 480, 1001, best) == "drawn endgame"
+    assert losses.kind(400, 480, 10**5 + 1, best) == "between, at most 1,000,000 layouts"
+    assert losses.kind(400, 480, 1001, BestStrategy(drawn_endgame=0)) == \
+        "between, at most 1,000,000 layouts"
+    assert losses.kind(400, 480, 10**6 + 1, best) == "between, more than 1,000,000 layouts"

@@ -266,15 +266,29 @@ class BestStrategy(ForcedFirst):
         bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
         return risks, picked, bonus
 
+    def endgame_search(self, solutions: int) -> str | None:
+        """Which endgame search step 1 runs with ``solutions`` layouts left: ``"exact"`` over
+        every one, ``"drawn"`` over layouts drawn from them, or None (steps 2-4 guess).
+
+        Examples
+        --------
+        >>> [BestStrategy().endgame_search(n) for n in (1000, 1001, 100_000, 100_001)]
+        ['exact', 'drawn', 'drawn', None]
+        """
+        if solutions <= self.endgame_layouts:
+            return "exact"
+        return "drawn" if solutions <= self.drawn_endgame else None
+
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the endgame search's first click, over every layout left when few are, or
         over layouts drawn from them when at most ``drawn_endgame`` are."""
         if analysis.constraints.remaining is None:
             return None
         solutions = analysis.solutions
-        if solutions <= self.endgame_layouts:
+        search = self.endgame_search(solutions)
+        if search == "exact":
             layouts, searched = None, f"{solutions} layouts left"
-        elif solutions <= self.drawn_endgame:
+        elif search == "drawn":
             layouts = _drawn(analysis, self.drawn_layouts)
             if layouts is None:
                 return None
