@@ -14,6 +14,7 @@ from msanalysis.board import Board, neighbours
 from msanalysis.errors import InvalidInput, WrongType
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, Strategy, autoplay
+from msanalysis.play.bench import PlaySpec, play_one
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.endgame import Endgame
 from msanalysis.play.outlook import Outlook
@@ -460,11 +461,27 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"blend": "x"}, "blend is a number from 0 to 1"),
     ({"candidates": 0}, "candidates is a whole number from 1 up, got 0"),
     ({"endgame_layouts": 2.5}, "endgame_layouts must be a whole number"),
+    ({"fifty_fifty": "no"}, "fifty_fifty is True or False, got 'no'"),
+    ({"quick_look": 1}, "quick_look is True or False, got 1"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)
     with pytest.raises(InvalidInput, match=message):
         make_strategy("best", **option)
+
+
+@pytest.mark.parametrize("options", [
+    {"candidates": 1, "sea_candidates": 0},
+    {"sea_candidates": 0, "margin": 0.0, "fifty_fifty": False},
+    {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0},
+    {"drawn_layouts": 1, "endgame_nodes": 1},
+])
+def test_best_plays_whole_games_at_the_ends_of_its_options(options):
+    # Each guess is a hidden cell that may be safe, whatever the options: sea_candidates=0 once
+    # played into an assertion error where the sea was safest by more than the margin.
+    spec = PlaySpec.standard("expert", options=options)
+    results = [play_one(spec, seed) for seed in range(6)]
+    assert sum(result.guesses for result in results) > 6
 
 
 def test_autoplay_says_what_it_takes():

@@ -18,7 +18,7 @@ from typing import Any, overload
 import numpy as np
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import AnalysisTooHard, InvalidInput, WrongType, as_real
+from msanalysis.errors import AnalysisTooHard, InvalidInput, WrongType, as_real, check_flag
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
 from msanalysis.play.endgame import TIE, Endgame
@@ -178,6 +178,7 @@ class BestStrategy(ForcedFirst):
         endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1)
         drawn_endgame = _count(drawn_endgame, "drawn_endgame", 0)
         drawn_layouts = _count(drawn_layouts, "drawn_layouts", 1)
+        check_flag(fifty_fifty, "fifty_fifty")
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -310,7 +311,8 @@ class BestStrategy(ForcedFirst):
         """Step 2: the safest frontier cells, and the sea cells most likely to open a cascade.
 
         Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
-        in safest first.
+        in safest first. With ``sea_candidates=0`` and the sea safest by more than the margin,
+        the safest cell (row-major among equals) is the one candidate.
         """
         eligible = risks.unknown & (risks.probabilities <= risks.lowest + self.margin + 1e-12)
         sea = np.zeros_like(eligible)
@@ -322,6 +324,10 @@ class BestStrategy(ForcedFirst):
             rows, cols = np.nonzero(mask)
             order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
             picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
+        if not picked:  # the safest cells are in the sea and none are asked for: a guess is due
+            rows, cols = np.nonzero(eligible)
+            first = np.lexsort((cols, rows, risks.probabilities[rows, cols]))[0]
+            picked.append((int(rows[first]), int(cols[first])))
         return picked
 
     def _fifty_fifty_bonus(self, analysis: Any, risks: _Risks,

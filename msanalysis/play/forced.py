@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from msanalysis.board import Cell
-from msanalysis.errors import AnalysisTooHard
+from msanalysis.errors import AnalysisTooHard, check_flag
 from msanalysis.obvious import deciding_number, obvious_cells
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import Position
@@ -41,6 +41,9 @@ class ForcedFirst:
 
     def __init__(self, *, flag_mines: bool = False, explain: bool = False,
                  quick_look: bool = True) -> None:
+        for flag, name in ((flag_mines, "flag_mines"), (explain, "explain"),
+                           (quick_look, "quick_look")):
+            check_flag(flag, name)
         self.flag_mines = flag_mines
         self.explain = explain
         self.quick_look = quick_look

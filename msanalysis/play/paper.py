@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell, neighbour_counts, neighbours
+from msanalysis.board import Cell, as_int, neighbour_counts, neighbours
+from msanalysis.errors import InvalidInput, check_flag
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import FLAG, HIDDEN, Position
 
@@ -68,6 +69,10 @@ class PaperStrategy:
 
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
                  explain: bool = False, node_budget: int = 200_000) -> None:
+        check_flag(flag_mines, "flag_mines")
+        check_flag(explain, "explain")
+        if as_int(node_budget, "node_budget") < 1:
+            raise InvalidInput(f"node_budget is a whole number from 1 up, got {node_budget}")
         self._rng = random.Random(seed)
         self.flag_mines = flag_mines
         self.explain = explain
