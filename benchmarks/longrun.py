@@ -8,7 +8,7 @@ not yet in it, so a run can be spread over several sessions (or machines: give e
 
     python benchmarks/longrun.py --row expert --games 200000 --seed 10000000 --jobs 2
     python benchmarks/longrun.py --row expert --games 200000 --seed 10000000 --jobs 2 \\
-        --option "book='expert-safe-cell'"
+        --option book=expert-safe-cell
 
 The median time per game is the median of the chunks' medians. ``--against FILE`` compares
 the run with another results file on the chunks both played (the same seeds, so the same
@@ -21,7 +21,6 @@ boards): the games won by each, and the difference per chunk with its standard e
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import statistics
 import sys
@@ -29,6 +28,7 @@ import time
 from pathlib import Path
 
 from msanalysis.play.bench import PlaySpec, bench, wilson_interval
+from msanalysis.play.strategies import parse_option
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROWS = {  # row: (difficulty, rules)
@@ -40,16 +40,15 @@ ROWS = {  # row: (difficulty, rules)
 
 
 def parse_options(words: list[str]) -> dict:
+    """The ``--option`` words by name; exits with a message naming a bad one."""
     options = {}
     for word in words:
-        name, sep, text = word.partition("=")
         try:
-            if not sep or not name:
-                raise ValueError
-            options[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            print(f"error: --option {word!r} is not name=<Python literal>", file=sys.stderr)
+            name, value = parse_option(word)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
             sys.exit(2)
+        options[name] = value
     return options
 
 
@@ -152,8 +151,7 @@ def main() -> None:
         print(f"  seeds {first}..{first + games - 1}: {summary.wins}/{summary.games}; "
               f"so far {summarize(done)}", file=sys.stderr, flush=True)
     if done:
-        variant = args.strategy + "".join(f" {k}={v!r}" for k, v in options.items())
-        print(f"{args.row}, {variant}: {summarize(done)} ({path.name})")
+        print(f"{args.row}, {spec.variant}: {summarize(done)} ({path.name})")
         if other is not None:
             print(f"against {args.against.name}: {compare(done, other)}")
 

@@ -9,7 +9,8 @@ says how likely such a split is if neither is better. Use development seeds (not
     python benchmarks/paired.py --b blend=0.5 --seed 20000 --games 4000 --jobs 2
     python benchmarks/paired.py --difficulty beginner --a strategy=safest --b strategy=best
 
-``--a`` and ``--b`` take ``name=value`` options of the strategy (values are Python literals);
+``--a`` and ``--b`` take ``name=value`` options of the strategy (values are Python literals,
+or else words: ``book=expert-safe-cell``);
 ``strategy=NAME`` picks another strategy (default ``best``). Without them, A is ``safest`` (the
 baseline) and B ``best``: what the look ahead is worth.
 
@@ -26,7 +27,6 @@ Each line of the file is one game: its seed, whether it was won, and the cells g
 from __future__ import annotations
 
 import argparse
-import ast
 import json
 import statistics
 import sys
@@ -34,6 +34,7 @@ import time
 
 from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
 from msanalysis.play.best import forget_guesses
+from msanalysis.play.strategies import parse_option
 
 
 def fail(message: str) -> None:
@@ -45,19 +46,13 @@ def fail(message: str) -> None:
 def variant(words: list[str], difficulty: str, rules: str) -> PlaySpec:
     """The spec for ``name=value`` words; exits with a message naming a bad word."""
     options, strategy = {}, "best"
-    for word in words:
-        name, sep, text = word.partition("=")
-        if not sep or not name:
-            fail(f"{word!r} is not name=value")
-        if name == "strategy":
-            strategy = text
-            continue
-        try:
-            options[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            fail(f"the value of {name!r}, {text!r}, is not a Python literal (a number, "
-                 f"True/False, a quoted string)")
     try:
+        for word in words:
+            name, value = parse_option(word)
+            if name == "strategy":
+                strategy = str(value)
+            else:
+                options[name] = value
         spec = PlaySpec.standard(difficulty, rules=rules, strategy=strategy, options=options)
         spec.check()
     except ValueError as error:
@@ -146,10 +141,9 @@ def main() -> None:
 
 def describe(label: str, spec: PlaySpec, run: list[GameResult], spent: float) -> None:
     """One variant's line: its options, wins and time per game."""
-    options = ", ".join(f"{k}={v!r}" for k, v in spec.options) or "default options"
     median = 1000 * statistics.median(r.seconds for r in run)
     wins = sum(r.won for r in run)
-    print(f"  {label}: {spec.strategy} ({options}): {wins} wins, {100 * wins / len(run):.2f}%, "
+    print(f"  {label}: {spec.variant}: {wins} wins, {100 * wins / len(run):.2f}%, "
           f"{median:.1f} ms median per game, {spent:.0f} s")
 
 

@@ -773,6 +773,10 @@ def play(
         "no-guess, the middle on a board too small for it).")] = None,
     strategy: Annotated[StrategyName, typer.Option(
         help="The strategy; paper is seed 003's baseline.")] = StrategyName.best,
+    option: Annotated[Optional[list[str]], typer.Option(
+        "--option", metavar="NAME=VALUE", help="An option of the strategy, to play a variant of "
+        "it; repeat for more. best's include drawn_endgame=0 (no endgame search on drawn "
+        "layouts), endgame_layouts=N, candidates=N, blend=X, book=expert-safe-cell.")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
     dask: Annotated[Optional[str], typer.Option(
@@ -787,6 +791,7 @@ def play(
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench, check_jobs
+    from msanalysis.play.strategies import parse_option
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
@@ -796,10 +801,16 @@ def play(
         check_jobs(jobs)
         # An empty value is a mistake, not the default.
         click = parse_cell(first_click, "--first-click") if first_click is not None else None
+        options: dict[str, Any] = {}
+        for word in option or []:
+            name, value = parse_option(word)
+            if name in options:
+                fail(f"--option {name} given twice")
+            options[name] = value
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules.value, first_click=click,
-            strategy=strategy.value)
+            strategy=strategy.value, options=options)
         spec.check()
         if save_replays is not None:
             make_folder(save_replays, "--save-replays")
@@ -816,7 +827,7 @@ def play(
         size = f"{spec.width}x{spec.height}/{spec.mines}"
         name = size if spec.name == size else f"{spec.name} {size}"
         typer.echo(f"{name}, rules {spec.rules}, first click {row},{col}, strategy "
-                   f"{spec.strategy}, seeds {seed}-{last}")
+                   f"{spec.variant}, seeds {seed}-{last}")
         for label, value in summary.table():
             typer.echo(f"  {label:<14} {value}")
     if summary.interrupted:

@@ -7,6 +7,7 @@ import json
 from typer.testing import CliRunner
 
 from msanalysis.cli import app
+from msanalysis.play.bench import PlaySpec, bench
 
 runner = CliRunner()
 
@@ -101,3 +102,39 @@ def test_the_choices_offered_are_the_library_s():
 
     assert {d.value for d in Difficulty} == set(DIFFICULTIES)
     assert {s.value for s in StrategyName} == set(STRATEGIES)
+
+
+def test_play_option_plays_a_variant_and_says_so():
+    base = ["play", "--games", "30", "--seed", "3", "--json"]
+    plain = json.loads(runner.invoke(app, base).stdout)
+    assert "options" not in plain
+    result = runner.invoke(app, [*base, "--option", "candidates=1", "--option",
+                                 "sea_candidates=0", "--option", "fifty_fifty=False"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == [*KEYS[:10], "options", *KEYS[10:]]
+    assert data["options"] == {"candidates": 1, "fifty_fifty": False, "sea_candidates": 0}
+    # The variant is really played: the same games as the library's with those options.
+    spec = PlaySpec.standard("beginner", options=data["options"])
+    assert data["wins"] == bench(spec, 30, seed=3).wins
+    text = runner.invoke(app, ["play", "--games", "2", "--option", "book=beginner-safe-cell"])
+    assert "strategy best (book='beginner-safe-cell'), seeds 0-1" in text.stdout
+
+
+def test_play_option_errors_are_one_line():
+    cases = [
+        (["--option", "blend"], "option 'blend' is not name=value"),
+        (["--option", "=1"], "option '=1' is not name=value"),
+        (["--option", "colour=red"], "strategy 'best' has no option 'colour'"),
+        (["--option", "blend=2"], "blend is a number from 0 to 1, got 2"),
+        (["--option", "fifty_fifty=no"], "fifty_fifty is True or False, got 'no'"),
+        (["--option", "book=nowhere"], "no book named 'nowhere'"),
+        (["--option", "blend=0.1", "--option", "blend=0.2"], "--option blend given twice"),
+        (["--strategy", "paper", "--option", "node_budget=0"], "node_budget is a whole number"),
+        (["--strategy", "safest", "--option", "blend=0.5"], "strategy 'safest' has no option"),
+    ]
+    for args, message in cases:
+        result = runner.invoke(app, ["play", "--games", "1", *args])
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr.startswith("error: ") and message in result.stderr, result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1

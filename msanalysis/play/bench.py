@@ -98,6 +98,21 @@ class PlaySpec:
                  first_click=self.first_click, seed=0)
 
     @property
+    def variant(self) -> str:
+        """The strategy and its options, as the command line prints them.
+
+        Examples
+        --------
+        >>> PlaySpec.standard("expert", options={"drawn_endgame": 0}).variant
+        'best (drawn_endgame=0)'
+        >>> PlaySpec.standard("expert").variant
+        'best'
+        """
+        if not self.options:
+            return self.strategy
+        return f"{self.strategy} ({', '.join(f'{k}={v!r}' for k, v in self.options)})"
+
+    @property
     def name(self) -> str:
         """The difficulty's name when the size is a standard one, else ``WxH/M``."""
         for name, size in DIFFICULTIES.items():
@@ -433,13 +448,15 @@ class Summary:
         return 1000 * statistics.fmean(self.game_seconds) if self.game_seconds else 0.0
 
     def to_json(self) -> dict:
-        """The summary with exactly the keys of ``msanalysis play --json``."""
+        """The summary with exactly the keys of ``msanalysis play --json``, and the strategy's
+        options after its name when it was given any (``--option``)."""
         lo, hi = self.ci95
+        options = {"options": dict(self.spec.options)} if self.spec.options else {}
         return {"games": self.games, "wins": self.wins, "win_rate": self.win_rate,
                 "ci95": [lo, hi], "rules": self.spec.rules, "width": self.spec.width,
                 "height": self.spec.height, "mines": self.spec.mines,
                 "first_click": list(self.spec.first_click), "strategy": self.spec.strategy,
-                "mean_guesses": self.mean_guesses, "seconds": self.seconds,
+                **options, "mean_guesses": self.mean_guesses, "seconds": self.seconds,
                 "games_per_second": self.games_per_second}
 
     @property

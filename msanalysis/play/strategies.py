@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import ast
 import inspect
 from typing import Any
 
@@ -19,7 +20,7 @@ from msanalysis.play.best import BestStrategy
 from msanalysis.play.paper import PaperStrategy
 from msanalysis.play.safest import SafestStrategy
 
-__all__ = ["STRATEGIES", "make_strategy"]
+__all__ = ["STRATEGIES", "make_strategy", "parse_option"]
 
 
 STRATEGIES: dict[str, type] = {"paper": PaperStrategy, "safest": SafestStrategy,
@@ -60,3 +61,39 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
         if option not in known or option in ("seed", "flag_mines", "explain"):
             raise InvalidInput(f"strategy {name!r} has no option {option!r}")
     return cls(seed=seed, flag_mines=flag_mines, explain=explain, **options)
+
+
+def parse_option(word: str) -> tuple[str, Any]:
+    """One option of a strategy written ``name=value``, as the command line and the benchmarks
+    take it: the name, and the value read as a Python literal (a number, True or False, None, a
+    quoted string) or else as the text itself, so that ``book=expert-safe-cell`` needs no
+    quotes in a shell.
+
+    Whether the strategy has the option, and whether the value suits it, is for
+    :func:`make_strategy` to say.
+
+    Raises
+    ------
+    InvalidInput
+        If ``word`` is not a name, ``=`` and a value.
+
+    Examples
+    --------
+    >>> parse_option("drawn_endgame=0"), parse_option("fifty_fifty=False")
+    (('drawn_endgame', 0), ('fifty_fifty', False))
+    >>> parse_option("book=expert-safe-cell")
+    ('book', 'expert-safe-cell')
+    >>> parse_option("blend")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: option 'blend' is not name=value (drawn_endgame=0, for instance)
+    """
+    name, sep, text = word.partition("=")
+    name, text = name.strip(), text.strip()
+    if not sep or not name.isidentifier() or not text:
+        raise InvalidInput(f"option {word!r} is not name=value (drawn_endgame=0, for instance)")
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = text  # a word such as a book's name
+    return name, value
