@@ -463,6 +463,9 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"endgame_layouts": 2.5}, "endgame_layouts must be a whole number"),
     ({"fifty_fifty": "no"}, "fifty_fifty is True or False, got 'no'"),
     ({"quick_look": 1}, "quick_look is True or False, got 1"),
+    ({"endgame_layouts": 10**6}, "endgame_layouts is a whole number from 0 to 100,000"),
+    ({"drawn_layouts": 0}, "drawn_layouts is a whole number from 1 to 100,000, got 0"),
+    ({"endgame_nodes": 10**8}, "endgame_nodes is a whole number from 1 to 10,000,000"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)

@@ -126,12 +126,13 @@ class BestStrategy(ForcedFirst):
         How many frontier cells and sea cells are examined exactly.
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
-        solved.
+        solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
+        search of 60,000 layouts spends its default budget in about a minute).
     drawn_endgame, drawn_layouts : int
         The most layouts left for the endgame search on drawn layouts (0: none), and how many
-        are drawn. On 200,000 expert games with an opening at (3, 3) it won 0.10% more than
-        without (54.12% against 54.03% on the same boards); on beginner and intermediate it
-        changes a game in a few thousand.
+        are drawn (at most 100,000). On 200,000 expert games with an opening at (3, 3) it won
+        0.10% more than without (54.12% against 54.03% on the same boards); on beginner and
+        intermediate it changes a game in a few thousand.
     fifty_fifty : bool
         Weigh the 50/50s that may form (step 4).
     blend : float
@@ -174,10 +175,10 @@ class BestStrategy(ForcedFirst):
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = _count(candidates, "candidates", 1)
         sea_candidates = _count(sea_candidates, "sea_candidates", 0)
-        endgame_layouts = _count(endgame_layouts, "endgame_layouts", 0)
-        endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1)
+        endgame_layouts = _count(endgame_layouts, "endgame_layouts", 0, _MOST_LAYOUTS)
+        endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1, _MOST_NODES)
         drawn_endgame = _count(drawn_endgame, "drawn_endgame", 0)
-        drawn_layouts = _count(drawn_layouts, "drawn_layouts", 1)
+        drawn_layouts = _count(drawn_layouts, "drawn_layouts", 1, _MOST_LAYOUTS)
         check_flag(fifty_fifty, "fifty_fifty")
         self.margin = margin
         self.candidates = candidates
@@ -400,6 +401,14 @@ def _drawn(analysis: Any, count: int) -> list[tuple[Cell, ...]] | None:
     return sorted({tuple(sorted(sampler.draw(rng))) for _ in range(count)})
 
 
+_MOST_LAYOUTS = 100_000
+"""The most layouts an endgame search may be given: each is a row of its tables and a bit of
+every set it remembers."""
+
+_MOST_NODES = 10_000_000
+"""The most sets of layouts an endgame search may solve: each is remembered."""
+
+
 def _share(value: Any, name: str) -> float:
     """An option that is a number from 0 to 1 (a probability's margin, a weight)."""
     share = as_real(value)
@@ -408,11 +417,12 @@ def _share(value: Any, name: str) -> float:
     return share
 
 
-def _count(value: Any, name: str, least: int) -> int:
-    """An option that is a whole number, at least ``least``."""
+def _count(value: Any, name: str, least: int, most: int | None = None) -> int:
+    """An option that is a whole number, at least ``least`` (and at most ``most``)."""
     count = as_int(value, name)
-    if count < least:
-        raise InvalidInput(f"{name} is a whole number from {least} up, got {count}")
+    if count < least or (most is not None and count > most):
+        upper = "up" if most is None else f"to {most:,}"
+        raise InvalidInput(f"{name} is a whole number from {least} {upper}, got {count}")
     return count
 
 
