@@ -132,6 +132,8 @@ def test_play_option_errors_are_one_line():
         (["--option", "blend=0.1", "--option", "blend=0.2"], "--option blend given twice"),
         (["--strategy", "paper", "--option", "node_budget=0"], "node_budget is a whole number"),
         (["--strategy", "safest", "--option", "blend=0.5"], "strategy 'safest' has no option"),
+        (["--option", "seed=3"], "seed is the games' to set, not an option of the strategy"),
+        (["--option", "explain=True"], "explain is the games' to set"),
     ]
     for args, message in cases:
         result = runner.invoke(app, ["play", "--games", "1", *args])

@@ -93,6 +93,9 @@ class PlaySpec:
         ...
         msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first ...
         """
+        for name, _ in self.options:
+            if name in ("seed", "flag_mines", "explain"):
+                raise InvalidInput(f"{name} is the games' to set, not an option of the strategy")
         make_strategy(self.strategy, seed=0, **dict(self.options))
         generate(self.width, self.height, self.mines, rules=self.rules,
                  first_click=self.first_click, seed=0)

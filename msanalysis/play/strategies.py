@@ -57,8 +57,8 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
         raise InvalidInput(f"unknown strategy {name!r}; choose one of "
                          f"{', '.join(sorted(STRATEGIES))}") from None
     known = inspect.signature(cls).parameters
-    for option in options:
-        if option not in known or option in ("seed", "flag_mines", "explain"):
+    for option in options:  # (seed, flag_mines and explain are never among them)
+        if option not in known:
             raise InvalidInput(f"strategy {name!r} has no option {option!r}")
     return cls(seed=seed, flag_mines=flag_mines, explain=explain, **options)
 
