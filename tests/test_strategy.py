@@ -289,6 +289,7 @@ def test_the_endgame_on_drawn_layouts_is_the_exact_one_when_every_layout_is_draw
                          explain=True).choose(position, analysis)
     assert [m.cell for m in drawn] == [m.cell for m in exact]
     assert "layouts drawn of the" in drawn[0].explanation
+    assert "sample" not in drawn[0].explanation  # every layout drawn: the chance is exact
 
 
 def test_the_drawn_endgame_plays_a_large_position_alike_every_time():
@@ -304,6 +305,7 @@ def test_the_drawn_endgame_plays_a_large_position_alike_every_time():
     forget_guesses()
     assert BestStrategy(**options).choose(position, analysis) == first
     assert first[0].explanation.startswith("endgame: ") and "drawn" in first[0].explanation
+    assert first[0].explanation.endswith("(a sample's chance: in the game it is usually lower)")
     for bad in (dict(drawn_endgame=-1), dict(drawn_layouts=0)):
         with pytest.raises(InvalidInput):
             BestStrategy(**bad)
