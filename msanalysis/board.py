@@ -19,7 +19,7 @@ import numpy as np
 from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, check_type
 from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 
-__all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_int", "as_pair", "cell_table",
+__all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_count", "as_int", "as_pair", "cell_table",
            "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
            "neighbours", "oversized"]
 
@@ -148,6 +148,30 @@ def as_int(value: Any, what: str) -> int:
         return operator.index(value)
     except TypeError:
         raise InvalidInput(f"{what} must be a whole number (an int), got {value!r}") from None
+
+
+def as_count(value: Any, what: str, least: int = 0, most: int | None = None) -> int:
+    """``value`` as an int (see :func:`as_int`) from ``least`` up, and at most ``most`` when
+    given: a count, a budget, a seed.
+
+    Examples
+    --------
+    >>> as_count(3, "candidates", 1)
+    3
+    >>> as_count(0, "candidates", 1)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: candidates is a whole number from 1 up, got 0
+    >>> as_count(10**6, "drawn_layouts", 1, 100_000)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: drawn_layouts is a whole number from 1 to 100,000, got 1000000
+    """
+    count = as_int(value, what)
+    if count < least or (most is not None and count > most):
+        upper = "up" if most is None else f"to {most:,}"
+        raise InvalidInput(f"{what} is a whole number from {least} {upper}, got {count}")
+    return count
 
 
 def as_pair(cell: Any, error: type[InvalidInput | IllegalMove] = InvalidInput) -> Cell:

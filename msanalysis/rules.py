@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, as_int, check_size
+from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
 from msanalysis.errors import InvalidInput
 
 __all__ = [
@@ -90,10 +90,7 @@ def as_seed(seed: Any) -> int | None:
     """
     if seed is None:
         return None
-    seed = as_int(seed, "a seed")
-    if seed < 0:
-        raise InvalidInput(f"a seed is a whole number from 0 up, got {seed}")
-    return seed
+    return as_count(seed, "a seed")
 
 
 def board_size(difficulty: str | None = None, *, width: int | None = None,

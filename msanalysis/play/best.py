@@ -17,7 +17,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from msanalysis.board import Cell, as_int
+from msanalysis.board import Cell, as_count
 from msanalysis.errors import AnalysisTooHard, InvalidInput, WrongType, as_real, check_flag
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
@@ -173,12 +173,12 @@ class BestStrategy(ForcedFirst):
                  drawn_endgame: int = 100_000, drawn_layouts: int = 1000) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
-        candidates = _count(candidates, "candidates", 1)
-        sea_candidates = _count(sea_candidates, "sea_candidates", 0)
-        endgame_layouts = _count(endgame_layouts, "endgame_layouts", 0, _MOST_LAYOUTS)
-        endgame_nodes = _count(endgame_nodes, "endgame_nodes", 1, _MOST_NODES)
-        drawn_endgame = _count(drawn_endgame, "drawn_endgame", 0)
-        drawn_layouts = _count(drawn_layouts, "drawn_layouts", 1, _MOST_LAYOUTS)
+        candidates = as_count(candidates, "candidates", 1)
+        sea_candidates = as_count(sea_candidates, "sea_candidates", 0)
+        endgame_layouts = as_count(endgame_layouts, "endgame_layouts", 0, _MOST_LAYOUTS)
+        endgame_nodes = as_count(endgame_nodes, "endgame_nodes", 1, _MOST_NODES)
+        drawn_endgame = as_count(drawn_endgame, "drawn_endgame", 0)
+        drawn_layouts = as_count(drawn_layouts, "drawn_layouts", 1, _MOST_LAYOUTS)
         check_flag(fifty_fifty, "fifty_fifty")
         self.margin = margin
         self.candidates = candidates
@@ -419,15 +419,6 @@ def _share(value: Any, name: str) -> float:
     if not 0 <= share <= 1:
         raise InvalidInput(f"{name} is a number from 0 to 1, got {value!r}")
     return share
-
-
-def _count(value: Any, name: str, least: int, most: int | None = None) -> int:
-    """An option that is a whole number, at least ``least`` (and at most ``most``)."""
-    count = as_int(value, name)
-    if count < least or (most is not None and count > most):
-        upper = "up" if most is None else f"to {most:,}"
-        raise InvalidInput(f"{name} is a whole number from {least} {upper}, got {count}")
-    return count
 
 
 def _rank(value: float) -> float:

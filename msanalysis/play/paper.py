@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell, as_int, neighbour_counts, neighbours
-from msanalysis.errors import InvalidInput, check_flag
+from msanalysis.board import Cell, as_count, neighbour_counts, neighbours
+from msanalysis.errors import check_flag
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import FLAG, HIDDEN, Position
 
@@ -71,8 +71,7 @@ class PaperStrategy:
                  explain: bool = False, node_budget: int = 200_000) -> None:
         check_flag(flag_mines, "flag_mines")
         check_flag(explain, "explain")
-        if as_int(node_budget, "node_budget") < 1:
-            raise InvalidInput(f"node_budget is a whole number from 1 up, got {node_budget}")
+        as_count(node_budget, "node_budget", 1)
         self._rng = random.Random(seed)
         self.flag_mines = flag_mines
         self.explain = explain
