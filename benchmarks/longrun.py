@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from msanalysis.play.bench import PlaySpec, bench, wilson_interval
-from msanalysis.play.strategies import parse_option
+from msanalysis.play.strategies import parse_options
 
 RESULTS = Path(__file__).resolve().parent / "results"
 ROWS = {  # row: (difficulty, rules)
@@ -37,19 +37,6 @@ ROWS = {  # row: (difficulty, rules)
     "expert": ("expert", "safe-cell"),
     "expert-opening": ("expert", "safe-opening"),
 }
-
-
-def parse_options(words: list[str]) -> dict:
-    """The ``--option`` words by name; exits with a message naming a bad one."""
-    options = {}
-    for word in words:
-        try:
-            name, value = parse_option(word)
-        except ValueError as error:
-            print(f"error: {error}", file=sys.stderr)
-            sys.exit(2)
-        options[name] = value
-    return options
 
 
 def results_file(row: str, strategy: str, options: dict, seed: int) -> Path:
@@ -115,10 +102,10 @@ def main() -> None:
     parser.add_argument("--against", type=Path, metavar="FILE",
                         help="another results file to compare with, chunk by chunk")
     args = parser.parse_args()
-    options = parse_options(args.option)
     difficulty, rules = ROWS[args.row]
-    spec = PlaySpec.standard(difficulty, rules=rules, strategy=args.strategy, options=options)
     try:
+        options = parse_options(args.option)
+        spec = PlaySpec.standard(difficulty, rules=rules, strategy=args.strategy, options=options)
         spec.check()
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -34,7 +34,7 @@ import time
 
 from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
 from msanalysis.play.best import forget_guesses
-from msanalysis.play.strategies import parse_option
+from msanalysis.play.strategies import parse_options
 
 
 def fail(message: str) -> None:
@@ -45,14 +45,9 @@ def fail(message: str) -> None:
 
 def variant(words: list[str], difficulty: str, rules: str) -> PlaySpec:
     """The spec for ``name=value`` words; exits with a message naming a bad word."""
-    options, strategy = {}, "best"
     try:
-        for word in words:
-            name, value = parse_option(word)
-            if name == "strategy":
-                strategy = str(value)
-            else:
-                options[name] = value
+        options = parse_options(words)
+        strategy = str(options.pop("strategy", "best"))
         spec = PlaySpec.standard(difficulty, rules=rules, strategy=strategy, options=options)
         spec.check()
     except ValueError as error:

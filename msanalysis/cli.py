@@ -791,7 +791,7 @@ def play(
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench, check_jobs
-    from msanalysis.play.strategies import parse_option
+    from msanalysis.play.strategies import parse_options
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
@@ -801,16 +801,10 @@ def play(
         check_jobs(jobs)
         # An empty value is a mistake, not the default.
         click = parse_cell(first_click, "--first-click") if first_click is not None else None
-        options: dict[str, Any] = {}
-        for word in option or []:
-            name, value = parse_option(word)
-            if name in options:
-                fail(f"--option {name} given twice")
-            options[name] = value
         spec = PlaySpec.standard(
             chosen_difficulty(difficulty, width, height, mines), width=width,
             height=height, mines=mines, rules=rules.value, first_click=click,
-            strategy=strategy.value, options=options)
+            strategy=strategy.value, options=parse_options(option or []))
         spec.check()
         if save_replays is not None:
             make_folder(save_replays, "--save-replays")

@@ -129,7 +129,7 @@ def test_play_option_errors_are_one_line():
         (["--option", "blend=2"], "blend is a number from 0 to 1, got 2"),
         (["--option", "fifty_fifty=no"], "fifty_fifty is True or False, got 'no'"),
         (["--option", "book=nowhere"], "no book named 'nowhere'"),
-        (["--option", "blend=0.1", "--option", "blend=0.2"], "--option blend given twice"),
+        (["--option", "blend=0.1", "--option", "blend=0.2"], "option blend given twice"),
         (["--strategy", "paper", "--option", "node_budget=0"], "node_budget is a whole number"),
         (["--strategy", "safest", "--option", "blend=0.5"], "strategy 'safest' has no option"),
         (["--option", "seed=3"], "seed is the games' to set, not an option of the strategy"),

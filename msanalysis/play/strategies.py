@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+from collections.abc import Iterable
 from typing import Any
 
 from msanalysis.errors import InvalidInput
@@ -20,7 +21,7 @@ from msanalysis.play.best import BestStrategy
 from msanalysis.play.paper import PaperStrategy
 from msanalysis.play.safest import SafestStrategy
 
-__all__ = ["STRATEGIES", "make_strategy", "parse_option"]
+__all__ = ["STRATEGIES", "make_strategy", "parse_option", "parse_options"]
 
 
 STRATEGIES: dict[str, type] = {"paper": PaperStrategy, "safest": SafestStrategy,
@@ -97,3 +98,29 @@ def parse_option(word: str) -> tuple[str, Any]:
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         value = text  # a word such as a book's name
     return name, value
+
+
+def parse_options(words: Iterable[str]) -> dict[str, Any]:
+    """Options written ``name=value`` (see :func:`parse_option`), by name.
+
+    Raises
+    ------
+    InvalidInput
+        If a word is not ``name=value``, or a name comes twice.
+
+    Examples
+    --------
+    >>> parse_options(["drawn_endgame=0", "book=expert-safe-cell"])
+    {'drawn_endgame': 0, 'book': 'expert-safe-cell'}
+    >>> parse_options(["blend=0.1", "blend=0.2"])
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: option blend given twice
+    """
+    options: dict[str, Any] = {}
+    for word in words:
+        name, value = parse_option(word)
+        if name in options:
+            raise InvalidInput(f"option {name} given twice")
+        options[name] = value
+    return options
