@@ -39,9 +39,8 @@ ROWS = {  # row: (difficulty, rules)
 }
 
 
-def results_file(row: str, strategy: str, options: dict, seed: int) -> Path:
-    tag = "".join(f"-{k}={v}" for k, v in sorted(options.items())).replace("/", "_")
-    return RESULTS / f"longrun-{row}-{strategy}{tag}-seed{seed}.jsonl".replace("'", "")
+def results_file(row: str, spec: PlaySpec, seed: int) -> Path:
+    return RESULTS / f"longrun-{row}-{spec.file_tag}-seed{seed}.jsonl"
 
 
 def summarize(chunks: list[dict]) -> str:
@@ -111,7 +110,7 @@ def main() -> None:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     other = None if args.against is None else read_chunks(args.against)
-    path = results_file(args.row, args.strategy, options, args.seed)
+    path = results_file(args.row, spec, args.seed)
     done = read_chunks(path) if path.exists() else []
     finished = {c["seeds"][0] for c in done}
     start = time.perf_counter()

@@ -95,6 +95,19 @@ def test_save_replays_writes_games_that_replay_to_the_same_end(tmp_path):
     assert wins == json.loads(result.stdout)["wins"]
 
 
+def test_variants_saved_in_one_folder_keep_their_own_replays(tmp_path):
+    from msanalysis.replay import load_replay
+
+    for options in ([], ["--option", "drawn_endgame=0"]):
+        result = CliRunner().invoke(app, ["play", "--games", "1", "--seed", "5", *options,
+                                          "--save-replays", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == ["9x9-10-safe-cell-best-drawn_endgame=0-seed5.msreplay.jsonl",
+                                       "9x9-10-safe-cell-best-seed5.msreplay.jsonl"]
+    assert [load_replay(f).player for f in files] == ["best (drawn_endgame=0)", "best"]
+
+
 def test_the_choices_offered_are_the_library_s():
     from msanalysis.cli import Difficulty, StrategyName
     from msanalysis.play.strategies import STRATEGIES

@@ -116,6 +116,19 @@ class PlaySpec:
         return f"{self.strategy} ({', '.join(f'{k}={v!r}' for k, v in self.options)})"
 
     @property
+    def file_tag(self) -> str:
+        """The strategy and its options as part of a file name (a path's slashes made ``_``,
+        quotes dropped).
+
+        Examples
+        --------
+        >>> PlaySpec.standard("expert", options={"drawn_endgame": 0, "book": "a/b.json"}).file_tag
+        'best-book=a_b.json-drawn_endgame=0'
+        """
+        tag = "".join(f"-{name}={value}" for name, value in self.options)
+        return self.strategy + tag.replace("/", "_").replace("\\", "_").replace("'", "")
+
+    @property
     def name(self) -> str:
         """The difficulty's name when the size is a standard one, else ``WxH/M``."""
         for name, size in DIFFICULTIES.items():
@@ -156,7 +169,7 @@ def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) ->
     start = time.perf_counter()
     game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
                          first_click=spec.first_click, seed=seed), rules=spec.rules)
-    recorder = ReplayRecorder(game, player=spec.strategy) if replays is not None else None
+    recorder = ReplayRecorder(game, player=spec.variant) if replays is not None else None
     (recorder.reveal if recorder is not None else game.reveal)(spec.first_click)
     guessed: list[Cell] = []
 
@@ -177,10 +190,14 @@ def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) ->
 def replay_name(spec: PlaySpec, seed: int) -> str:
     """The file name game ``seed`` of ``spec`` is saved under as a replay.
 
+    Two variants of a strategy (its options, :attr:`PlaySpec.file_tag`) get different names.
+
     >>> replay_name(PlaySpec(30, 16, 99), 7)
     '30x16-99-safe-cell-best-seed7.msreplay.jsonl'
+    >>> replay_name(PlaySpec.standard("expert", options={"drawn_endgame": 0}), 7)
+    '30x16-99-safe-cell-best-drawn_endgame=0-seed7.msreplay.jsonl'
     """
-    return (f"{spec.width}x{spec.height}-{spec.mines}-{spec.rules}-{spec.strategy}-seed{seed}"
+    return (f"{spec.width}x{spec.height}-{spec.mines}-{spec.rules}-{spec.file_tag}-seed{seed}"
             ".msreplay.jsonl")
 
 
