@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 from fractions import Fraction
 
 import numpy as np
@@ -273,6 +274,28 @@ def test_endgame_finds_the_best_play_of_brute_force(position):
     assert chance == pytest.approx(_best_play(position))
     # ... and clicking the chosen cell first reaches it.
     assert endgame._reveal(endgame.cells.index(cell), endgame.everything) == pytest.approx(chance)
+
+
+@pytest.mark.parametrize("width, height, mines", [(3, 3, 2), (4, 3, 2), (3, 4, 3)])
+def test_perfect_play_of_a_whole_board_is_the_brute_force_game_tree_s(width, height, mines):
+    import optimal  # benchmarks/optimal.py
+
+    # By brute force from the first click's position, safe cells not revealed beforehand.
+    after_first_click = Counter(optimal.started(width, height, layout).position().to_text()
+                                for layout in optimal.layouts(width, height, mines))
+    expected = sum(count * _best_play(Position.from_text(text))
+                   for text, count in after_first_click.items())
+    assert optimal.perfect_play(width, height, mines) == pytest.approx(expected)
+
+
+def test_best_plays_a_whole_small_board_perfectly_and_its_look_ahead_alone_does_not():
+    import optimal
+
+    perfect = optimal.perfect_play(4, 4, 3)
+    assert perfect == pytest.approx(400)  # of 455 layouts
+    # Every position of 4x4/3 has at most 1,000 layouts: best's exact endgame plays throughout.
+    assert optimal.wins(4, 4, 3, {}) == 400
+    assert optimal.wins(4, 4, 3, {"endgame_layouts": 0, "drawn_endgame": 0}) == 399
 
 
 @pytest.mark.parametrize("position", ENDGAMES[:10])
