@@ -18,6 +18,7 @@ sets of layouts solved in 2.5 minutes); ``--nodes`` bounds the sets it may solve
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from collections import Counter
@@ -29,12 +30,15 @@ from msanalysis.board import Board, Cell
 from msanalysis.errors import MsanalysisError
 from msanalysis.game import Game
 from msanalysis.play.autoplay import autoplay
+from msanalysis.play.bench import PlaySpec
 from msanalysis.play.endgame import Endgame
 from msanalysis.play.strategies import make_strategy, parse_options
 from msanalysis.position import Position
 
 BOARDS = ("4x4/3", "5x5/3", "4x5/4", "4x6/4", "5x5/4", "4x6/5")
 FIRST_CLICK = (0, 0)
+MOST_LAYOUTS = 1_000_000
+MEMORY_BITS = 32 * 2**30
 
 
 def layouts(width: int, height: int, mines: int) -> Iterator[tuple[Cell, ...]]:
@@ -44,6 +48,7 @@ def layouts(width: int, height: int, mines: int) -> Iterator[tuple[Cell, ...]]:
 
 
 def started(width: int, height: int, mines: tuple[Cell, ...]) -> Game:
+    """The game of one layout, its first click made."""
     game = Game(Board.from_cells(height, width, mines), rules="safe-cell")
     game.reveal(FIRST_CLICK)
     return game
@@ -69,9 +74,12 @@ def positions_to_guess(width: int, height: int, mines: int) -> Counter[str]:
     return found
 
 
-def perfect_play(width: int, height: int, mines: int, nodes: int = 10_000_000) -> float | None:
-    """The number of layouts perfect play wins (a whole number up to rounding); None when the
-    search of a position would solve more than ``nodes`` sets of layouts."""
+def perfect_play(width: int, height: int, mines: int, nodes: int = 10_000_000) -> float:
+    """The number of layouts perfect play wins (a whole number up to rounding).
+
+    Raises MsanalysisError when the search of a position would solve more than ``nodes`` sets
+    of layouts, or remember more than ``MEMORY_BITS`` bits of them.
+    """
     won = 0.0
     for text, count in positions_to_guess(width, height, mines).items():
         if text == "won":
@@ -79,10 +87,13 @@ def perfect_play(width: int, height: int, mines: int, nodes: int = 10_000_000) -
             continue
         analysis = analyze(Position.from_text(text))
         assert analysis.solutions == count, "each layout leads to one position"
+        budget = min(nodes, MEMORY_BITS // count)  # each set remembered is a bit per layout
         # No cell is safe in every layout, so the best first click is the best play.
-        solved = Endgame(analysis, node_budget=nodes).best()
+        solved = Endgame(analysis, node_budget=budget).best()
         if solved is None:
-            return None
+            raise MsanalysisError(
+                f"{width}x{height}/{mines}: a position of {count:,} layouts needs more than "
+                f"{budget:,} sets of layouts solved (--nodes, and 4 GiB of them remembered)")
         won += count * solved[1]
     return won
 
@@ -95,11 +106,19 @@ def wins(width: int, height: int, mines: int, options: dict) -> int:
 
 
 def parse_board(text: str) -> tuple[int, int, int]:
+    """``WxH/M`` as (width, height, mines); a board whose layouts are too many to play each of
+    (more than ``MOST_LAYOUTS``) is refused."""
     size, _, count = text.partition("/")
-    width, _, height = size.partition("x")
-    if not (width.isdigit() and height.isdigit() and count.isdigit()):
+    words = (*size.partition("x")[::2], count)
+    if not all(word.isdecimal() for word in words):
         raise MsanalysisError(f"the board {text!r} is not WxH/M (e.g. 5x5/4)")
-    return int(width), int(height), int(count)
+    width, height, mines = map(int, words)
+    if not (width and height and mines < width * height):
+        raise MsanalysisError(f"the board {text!r} has no layout with the first click safe")
+    if math.comb(width * height - 1, mines) > MOST_LAYOUTS:
+        raise MsanalysisError(f"the board {text!r} has more than {MOST_LAYOUTS:,} layouts to "
+                              f"play (4x6/5 has 33,649)")
+    return width, height, mines
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -113,20 +132,22 @@ def main(argv: list[str] | None = None) -> None:
                         help="the most sets of layouts the search may solve per position")
     args = parser.parse_args(argv)
     try:
+        if args.nodes < 1:
+            raise MsanalysisError(f"--nodes is at least 1, got {args.nodes}")
         boards = [parse_board(text) for text in args.board or BOARDS]
         variants: list[dict] = [{}] + [parse_options(words.split()) for words in args.variant]
-        for options in variants:
-            make_strategy("best", seed=0, **options)
+        for options in variants:  # refused now, as `play` refuses them, not midway
+            PlaySpec.standard(width=4, height=4, mines=3, options=options).check()
     except (MsanalysisError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     for width, height, mines in boards:
         start = time.perf_counter()
-        total = sum(1 for _ in layouts(width, height, mines))
-        perfect = perfect_play(width, height, mines, args.nodes)
-        if perfect is None:
-            print(f"error: {width}x{height}/{mines}: a position needs more than --nodes "
-                  f"{args.nodes:,} sets of layouts solved", file=sys.stderr)
+        total = math.comb(width * height - 1, mines)
+        try:
+            perfect = perfect_play(width, height, mines, args.nodes)
+        except MsanalysisError as error:
+            print(f"error: {error}", file=sys.stderr)
             sys.exit(1)
         print(f"{width}x{height}/{mines}, first click {FIRST_CLICK}, safe-cell: {total:,} layouts; "
               f"perfect play wins {perfect:,.0f} ({perfect / total:.3%}), "

@@ -298,6 +298,25 @@ def test_best_plays_a_whole_small_board_perfectly_and_its_look_ahead_alone_does_
     assert optimal.wins(4, 4, 3, {"endgame_layouts": 0, "drawn_endgame": 0}) == 399
 
 
+@pytest.mark.parametrize("words, message", [
+    (["--board", "5x5"], "error: the board '5x5' is not WxH/M (e.g. 5x5/4)"),
+    (["--board", "3x3/9"], "error: the board '3x3/9' has no layout with the first click safe"),
+    (["--board", "40x40/9"], "error: the board '40x40/9' has more than 1,000,000 layouts to "
+                             "play (4x6/5 has 33,649)"),
+    (["--nodes", "0"], "error: --nodes is at least 1, got 0"),
+    (["--variant", "seed=3"], "error: seed is the games' to set, not an option of the strategy"),
+    (["--board", "4x5/4", "--nodes", "100"], "error: 4x5/4: a position of 360 layouts needs "
+     "more than 100 sets of layouts solved (--nodes, and 4 GiB of them remembered)"),
+])
+def test_perfect_play_benchmark_refuses_what_it_cannot_do_in_one_line(words, message, capsys):
+    import optimal
+
+    with pytest.raises(SystemExit) as stopped:
+        optimal.main(words)
+    assert stopped.value.code in (1, 2)
+    assert capsys.readouterr().err == message + "\n"
+
+
 @pytest.mark.parametrize("position", ENDGAMES[:10])
 def test_the_endgame_on_drawn_layouts_is_the_exact_one_when_every_layout_is_drawn(position):
     # Given every layout as its "sample", the search is the exact one; and best's drawn
