@@ -27,6 +27,7 @@ import numpy as np
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
 from msanalysis.errors import InvalidInput, WrongType
+from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.puzzle import Puzzle
@@ -284,7 +285,8 @@ def _reconstruction_scene(reconstruction) -> _Scene:
     if count == 1 and exhaustive:
         scene.note = "the only layout that fits"
     else:
-        scene.note = f"one of {count}{'' if exhaustive else ' or more'} layouts that fit"
+        # A count may have thousands of digits (a grid with no clue): its size in words then.
+        scene.note = f"one of {magnitude(count)}{'' if exhaustive else ' or more'} layouts that fit"
     return scene
 
 

@@ -274,6 +274,13 @@ def test_reconstruction_without_layout_outlines_the_conflict():
     assert "no layout fits" in picture
 
 
+def test_reconstruction_with_more_layouts_than_python_writes_says_their_size():
+    from msanalysis.reconstruction import reconstruct
+
+    result = reconstruct("\n".join(["?" * 120] * 120))  # no clue: 2^14400 layouts
+    assert "one of about 6.79 x 10^4334 (4335 digits) layouts that fit" in svg.board(result)
+
+
 COUNT_ENDGAME = Position.from_text("""mines: 6
 ?1.13???
 11.1??4?
