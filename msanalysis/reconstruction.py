@@ -30,6 +30,7 @@ from msanalysis.errors import (
     name_clues,
     time_is_up,
 )
+from msanalysis.exact import magnitude
 from msanalysis.gridlogic import PAD, Padded, Unsatisfiable, settle, split_components
 from msanalysis.numbergrid import UNKNOWN, NumberGrid, counted_offsets
 from msanalysis.solverwatch import Watch
@@ -149,8 +150,10 @@ class Reconstruction:
         return next(self.layouts, None)
 
     def __repr__(self) -> str:
-        how = "exactly" if self.exhaustive else "at least"
-        return (f"<Reconstruction {self.rule} {self.width}x{self.height}: {how} {self.count} "
+        count = magnitude(self.count)  # "about 1.51 x 10^1806 (1807 digits)" when huge
+        how = "at least " if not self.exhaustive else "" if count.startswith("about") \
+            else "exactly "
+        return (f"<Reconstruction {self.rule} {self.width}x{self.height}: {how}{count} "
                 f"layout{'s' if self.count != 1 else ''}, unique={self.unique}>")
 
     def _repr_svg_(self) -> str:

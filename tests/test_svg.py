@@ -279,6 +279,7 @@ def test_reconstruction_with_more_layouts_than_python_writes_says_their_size():
 
     result = reconstruct("\n".join(["?" * 120] * 120))  # no clue: 2^14400 layouts
     assert "one of about 6.79 x 10^4334 (4335 digits) layouts that fit" in svg.board(result)
+    assert ": about 6.79 x 10^4334 (4335 digits) layouts" in repr(result)
 
 
 COUNT_ENDGAME = Position.from_text("""mines: 6
