@@ -6,6 +6,7 @@ import math
 
 import pytest
 
+from msanalysis.errors import InvalidInput
 from msanalysis.play.bench import (
     GameResult,
     Paired,
@@ -82,7 +83,17 @@ def test_dask_local_cluster_gives_the_same_games():
         on_cluster = _outcomes(run_games(PAPER, 6, seed=7, dask=cluster.scheduler_address))
         with distributed.Client(cluster) as client:
             with_client = _outcomes(run_games(PAPER, 6, seed=7, dask=client, chunk=2))
+        by_address = bench(PAPER, 6, seed=7, dask=cluster.scheduler_address, time_limit=60)
     assert on_cluster == with_client == _outcomes(run_games(PAPER, 6, seed=7))
+    assert (by_address.games, by_address.wins) == (6, sum(won for _, won, _ in on_cluster))
+
+
+def test_a_scheduler_that_does_not_answer_is_an_error_even_with_a_time_limit():
+    pytest.importorskip("distributed")
+    # Nothing listens on port 1: the connection gives up after 10 s, past the time limit,
+    # which counts the games only.
+    with pytest.raises(InvalidInput, match="cannot use the Dask scheduler"):
+        bench(PAPER, 2, dask="tcp://127.0.0.1:1", time_limit=1)
 
 
 def test_bad_run_arguments():

@@ -536,10 +536,13 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     """
     spec.check()
     time_limit = as_time_limit(time_limit)
+    # A scheduler that does not answer is an error, not a run out of time: connect first.
+    own_client = dask_client(dask) if isinstance(dask, str) else None
     summary = Summary(spec, planned=games)
     start = time.perf_counter()
     deadline = deadline_after(time_limit)
-    results = run_games(spec, games, seed=seed, jobs=jobs, dask=dask, replays=replays)
+    results = run_games(spec, games, seed=seed, jobs=jobs, dask=own_client or dask,
+                        replays=replays)
     try:
         with _timer(time_limit):
             for result in results:
@@ -554,6 +557,8 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
         summary.timed_out = True
     finally:
         results.close()
+        if own_client is not None:
+            own_client.close()
         summary.seconds = time.perf_counter() - start
     return summary
 
