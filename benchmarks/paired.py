@@ -3,8 +3,10 @@
 Win rates over 20,000 expert games have a 95% interval of about +-0.7%, wider than most changes
 to a strategy are worth. Playing both variants on the same games removes the luck of the deal:
 only the games one variant wins and the other loses tell them apart, and the exact sign test
-says how likely such a split is if neither is better. Use development seeds (not the
-``winrate.py`` ones, 0 .. games - 1) to choose, then run ``winrate.py`` once.
+says how likely such a split is if neither is better. A 95% interval for the difference in win
+rate says what the games rule out: a large p with a wide interval means too few games, not no
+difference (on expert a gain of 0.4% takes tens of thousands of games to see). Use development
+seeds (not the ``winrate.py`` ones, 0 .. games - 1) to choose, then run ``winrate.py`` once.
 
     python benchmarks/paired.py --b blend=0.5 --seed 20000 --games 4000 --jobs 2
     python benchmarks/paired.py --difficulty beginner --a strategy=safest --b strategy=best
@@ -127,6 +129,9 @@ def main() -> None:
         print(f"  won by A only: {result.only_a}, by B only: {result.only_b}, "
               f"B - A = {result.wins_b - result.wins_a:+d} games (B/A {ratio}), "
               f"sign test p = {result.p_value:.3f}")
+        lo, hi = result.interval()
+        print(f"  B - A in win rate: {(result.wins_b - result.wins_a) / result.games:+.2%}, "
+              f"95% interval {lo:+.2%} to {hi:+.2%}")
     if args.save:
         save(args.save, runs[-1])
         print(f"  saved {len(runs[-1])} games to {args.save}")

@@ -100,8 +100,10 @@ def main(argv: list[str] | None = None) -> None:
         if cell != candidates[0]:
             result = Paired(args.layouts, int(first.sum()), int(row.sum()),
                             int((first & ~row).sum()), int((row & ~first).sum()))
+            lo, hi = result.interval()
             line += (f"; against {candidates[0]}: won by it only {result.only_a}, by this only "
-                     f"{result.only_b}, sign test p = {result.p_value:.3g}")
+                     f"{result.only_b}, sign test p = {result.p_value:.3g}, this minus it "
+                     f"{lo:+.2%} to {hi:+.2%} (95%)")
         print(line)
 
 

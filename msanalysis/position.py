@@ -1,6 +1,6 @@
 """What a player sees: hidden cells, flags, revealed numbers, and the total mine count.
 
-A :class:`Position` is an immutable value with a canonical text form (see DESIGN.md):
+A :class:`Position` is an immutable value with a canonical text form (the README's "Formats"):
 
 ```
 # optional comments

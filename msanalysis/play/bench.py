@@ -207,8 +207,9 @@ def _play_chunk(spec: PlaySpec, seeds: Iterable[int],
 
 
 def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: only the parent should act on it,
-    # stop dealing out work and summarise; workers finish the chunk they hold.
+    # Ctrl-C reaches every process of the terminal's group: only the parent acts on it (it
+    # stops dealing out work, terminates the workers and summarises the games finished); a
+    # worker that took it too would die printing a KeyboardInterrupt traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -355,11 +356,16 @@ class Paired:
     whether those split more unevenly than a fair coin would (the exact sign test, McNemar's
     test for paired outcomes).
 
+    A large p says only that these games cannot tell the two apart; :meth:`interval` says how
+    large a difference they could have missed.
+
     Examples
     --------
     >>> result = Paired(games=4000, wins_a=1648, wins_b=1639, only_a=20, only_b=11)
     >>> round(result.p_value, 3)
     0.15
+    >>> [f"{x:+.2%}" for x in result.interval()]
+    ['-0.51%', '+0.06%']
     """
 
     games: int
@@ -374,6 +380,28 @@ class Paired:
         n = self.only_a + self.only_b
         tail = sum(math.comb(n, k) for k in range(min(self.only_a, self.only_b) + 1))
         return min(1.0, 2 * tail / 2 ** n) if n else 1.0
+
+    def interval(self, z: float = _Z95) -> tuple[float, float]:
+        """An interval for B's win rate minus A's (95% by default), from these games.
+
+        Bonett and Price's adjusted Wald interval for paired proportions: one game more won by
+        each side alone, and two more games, before the usual normal interval of the
+        difference. The adjustment keeps it honest when few games differ (with none, it is
+        not a point). A difference outside it is unlikely; one inside it these games cannot
+        rule out, however large p is.
+
+        Examples
+        --------
+        >>> [f"{x:+.3%}" for x in Paired(4000, 1644, 1648, 12, 16).interval()]
+        ['-0.168%', '+0.368%']
+        >>> [round(x, 4) for x in Paired(10, 5, 5, 0, 0).interval()]
+        [-0.231, 0.231]
+        """
+        games = self.games + 2
+        a = (self.only_a + 1) / games  # won by A only, adjusted
+        b = (self.only_b + 1) / games
+        half = z * math.sqrt(max(0.0, a + b - (b - a) ** 2) / games)
+        return max(-1.0, b - a - half), min(1.0, b - a + half)
 
 
 def paired(a: list[GameResult], b: list[GameResult]) -> Paired:

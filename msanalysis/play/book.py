@@ -4,7 +4,8 @@ From a fixed first click the positions before the first guesses repeat across ga
 from the corner, half of all games make their first guess after a lone 1, 2 or 3 in the
 corner). For such positions ``benchmarks/opening_book.py`` races the candidate guesses by
 rollouts (:mod:`msanalysis.play.rollout`) and writes a book: a JSON file holding, per position,
-the guess that won most often and how sure the race was. :class:`OpeningBook` reads one;
+the guess to make (the race's leader where it beat ``best``'s own guess beyond chance, else
+``best``'s guess) and how sure the race was. :class:`OpeningBook` reads one;
 ``best`` plays from it with ``book=`` (see :class:`~msanalysis.play.best.BestStrategy`). The
 books shipped with the package are in ``msanalysis/play/books/``.
 """
@@ -41,8 +42,9 @@ class Entry:
     wins, played : dict
         Per candidate raced (``"row,col"``), rollouts won and played.
     p : float
-        Sign-test p of ``guess`` against ``base`` on the layouts where exactly one of them won
-        (1.0 when they are the same cell).
+        Sign-test p of the race's leader (the candidate that won most rollouts) against
+        ``base`` on the layouts where exactly one of them won; 1.0 when the leader is ``base``.
+        ``guess`` is the leader only when ``p`` is below the race's threshold, else ``base``.
     """
 
     guess: Cell

@@ -87,8 +87,10 @@ class Endgame:
         mine[rows, columns] = 1
         mines_in = mine.sum(axis=0)
         # A cell that is a mine in every layout is never opened: its mine counts like a known
-        # one. Only cells that are a mine in some layouts and not in others are ever clicked (no
-        # cell is safe in all, or it would be forced); a cascade may open any cell not a mine.
+        # one. Only cells that are a mine in some layouts and not in others are ever clicked:
+        # with every layout listed no other hidden cell is left (it would be forced), and with
+        # layouts drawn one safe in all of them is not known to be safe, so it is left alone.
+        # A cascade may open any cell not a mine.
         open_ = np.flatnonzero(mines_in < total)
         live = np.flatnonzero((mines_in > 0) & (mines_in < total))
         # Rows in lexicographic order (the layout numbers only name bits, but a fixed order keeps
