@@ -13,6 +13,8 @@ import json
 import math
 import os
 import re
+import select
+import stat
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +40,7 @@ from msanalysis.errors import (
     printable,
     seconds_left,
     source_name,
+    worker_ignores_interrupts,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.files import read_bytes, write_file
@@ -99,36 +102,92 @@ class _OneLineErrors(TyperGroup):
                       standalone_mode=False, windows_expand_args=windows_expand_args, **extra)
         if not standalone_mode:
             return run()
+        _prepare_output()
         try:
-            status = run()
-        except _ClickException as error:
-            if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
-                typer.echo(_message_of(error))
-                sys.exit(0)
-            message = _message_of(error)
-            context = getattr(error, "ctx", None)
-            if context is not None:
-                message += f" (see '{context.command_path} --help')"
-            typer.echo(f"error: {message}", err=True)
+            try:
+                status = run()
+            except _ClickException as error:
+                if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
+                    typer.echo(_message_of(error))
+                    sys.exit(0)
+                message = _message_of(error)
+                context = getattr(error, "ctx", None)
+                if context is not None:
+                    message += f" (see '{context.command_path} --help')"
+                typer.echo(f"error: {message}", err=True)
+                sys.exit(EXIT_BAD_INPUT)
+            except typer.Abort:
+                typer.echo("error: aborted", err=True)
+                sys.exit(1)
+        # Help is written before any command runs, outside invoke's handlers.
+        except BrokenPipeError:
+            _stop_writing()
+            sys.exit(EXIT_BROKEN_PIPE)
+        except OSError as error:
+            if error.errno not in _WRITE_ERRORS:
+                raise
+            _stop_writing()
+            typer.echo(f"error: {_unwritable(error)}", err=True)
             sys.exit(EXIT_BAD_INPUT)
-        except typer.Abort:
-            typer.echo("error: aborted", err=True)
-            sys.exit(1)
+        if _reader_gone():
+            _stop_writing()
+            sys.exit(EXIT_BROKEN_PIPE)
         sys.exit(status if isinstance(status, int) else 0)
 
 
-_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
-"""What a write to a full or failing disk raises."""
+_WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
+"""What a write to a full or failing disk raises, or to a closed standard output."""
 
 
 def _unwritable(error: OSError) -> str:
     """What to say of an OSError that names no file. Files are read and written through
-    :mod:`msanalysis.files`, which names them: one of a full or failing disk comes from
-    writing to standard output; any other (a worker pool that cannot start, a lost Dask
-    connection) is said as it is."""
+    :mod:`msanalysis.files`, which names them: one of a full or failing disk, or a closed
+    descriptor, comes from writing to standard output; any other (a worker pool that cannot
+    start, a lost Dask connection) is said as it is."""
+    if error.errno == errno.EBADF:
+        return "cannot write to standard output: it is closed"
     if error.errno in _WRITE_ERRORS:
         return f"cannot write to standard output: {error.strerror}"
     return str(error) or type(error).__name__
+
+
+class _ClosedOutput(io.RawIOBase):
+    """Standard output when the command was started without one (``>&-``): every write fails,
+    as a write to a closed descriptor does, where Python would drop it without a word."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF))
+
+
+def _reader_gone() -> bool:
+    """Whether standard output is a pipe whose reader has closed it, once the command is done.
+
+    The output may then not all have been read, and a long write cut short by the reader's
+    going (1 MB of layout into ``| (sleep 1)``) can end without an error: Python's buffered
+    output dropped the rest of it without a word, so only the pipe itself can tell.
+    """
+    with suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        sys.stdout.flush()
+        fd = sys.stdout.fileno()
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            poller = select.poll()
+            poller.register(fd, select.POLLOUT)
+            return any(events & select.POLLERR for _, events in poller.poll(0))
+    return False
+
+
+def _prepare_output() -> None:
+    """Standard output and error as the command writes them: a closed output fails loudly (see
+    :class:`_ClosedOutput`), and a character the terminal's encoding cannot hold (a player's
+    name in a replay, under ``LANG=C`` or latin-1) is written as an escape, not an error."""
+    if sys.stdout is None:
+        sys.stdout = io.TextIOWrapper(_ClosedOutput(), write_through=True)
+    for stream in (sys.stdout, sys.stderr):
+        with suppress(AttributeError, ValueError, io.UnsupportedOperation):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 def _stop_writing() -> None:
@@ -812,7 +871,11 @@ def play(
             summary = bench(spec, games, seed=seed, jobs=jobs, dask=dask, replays=save_replays,
                             on_result=lambda _: advance(), time_limit=time_limit)
     if summary.stopped:
-        typer.echo(f"{summary.stopped}: {summary.games} of {games} games finished", err=True)
+        # Exit status 3, like every command's at a limit, comes with its error line; Ctrl-C's
+        # 130 says enough.
+        prefix = "error: " if summary.stopped == "time limit" else ""
+        typer.echo(f"{prefix}{summary.stopped}: {summary.games} of {games} games finished",
+                   err=True)
     if as_json:
         print_json(summary.to_json())
     else:
@@ -1003,7 +1066,8 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
     import multiprocessing
     from functools import partial
 
-    with multiprocessing.Pool(min(jobs, len(files))) as pool:
+    with multiprocessing.Pool(min(jobs, len(files)),
+                              initializer=worker_ignores_interrupts) as pool:
         yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures,
                                      time_limit=time_limit, format=format), files)
 

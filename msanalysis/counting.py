@@ -740,7 +740,9 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
                                        clues=where)
         weighed = [i for i, v in enumerate(bag) if home[v] == b]
         weights = []
-        for row in rows:
+        for n, row in enumerate(rows):
+            if not n & 4095:  # a bag may hold millions of assignments
+                _check_deadline(deadline, "enumerating a component")
             coefficient, mines = 1, 0
             for i in weighed:
                 k = row[i]
@@ -752,7 +754,11 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
         if parents[b] >= 0:
             parent_bag = set(bags[parents[b]])
             shared = [i for i, v in enumerate(bag) if v in parent_bag]
-            parent_keys.append([tuple(row[i] for i in shared) for row in rows])
+            keys: list[tuple[int, ...]] = []
+            for start in range(0, len(rows), 65536):  # millions of rows take seconds
+                _check_deadline(deadline, "enumerating a component")
+                keys += [tuple(row[i] for i in shared) for row in rows[start:start + 65536]]
+            parent_keys.append(keys)
         else:
             parent_keys.append([()] * len(rows))
 
@@ -766,7 +772,9 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
 
     def times(values: list, keys: list, message: dict) -> list:
         result = []
-        for value, key in zip(values, keys):
+        for n, (value, key) in enumerate(zip(values, keys)):
+            if not n & 63:  # a product of two large packed counts can take milliseconds
+                _check_deadline(deadline, "counting a component")
             other = message.get(key) if value else None
             result.append(Packed(value.low + other.low, value.bits * other.bits) if other
                           else None)
@@ -783,6 +791,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
     inner: list[list] = [[] for _ in bags]
     up: list[dict] = [{} for _ in bags]
     for b in reversed(range(len(bags))):
+        _check_deadline(deadline, "counting a component")
         values = list(local_weights[b])
         for child in children[b]:
             values = times(values, keys_for_child[child], up[child])
@@ -807,6 +816,7 @@ def _count_tree(sizes: list[int], scopes: list[tuple[int, ...]], needs: list[int
         beliefs = times(inner[b], parent_keys[b], down[b])
         for i, v in enumerate(bags[b]):
             if home[v] == b:
+                _check_deadline(deadline, "counting a component")
                 weight: Packed | None = None
                 for row, belief in zip(assignments[b], beliefs):
                     if row[i] and belief:

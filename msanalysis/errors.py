@@ -138,6 +138,26 @@ def seconds_left(deadline: float | None) -> float | None:
     return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
 
 
+def worker_ignores_interrupts() -> None:
+    """Make this process (a worker of a pool) ignore Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group: only the parent acts on it (it stops
+    dealing out work, terminates the workers and reports what was finished); a worker that
+    took it too would die printing a ``KeyboardInterrupt`` traceback of its own. Give it as a
+    pool's ``initializer``.
+
+    Examples
+    --------
+    >>> import multiprocessing
+    >>> with multiprocessing.Pool(1, initializer=worker_ignores_interrupts) as pool:
+    ...     pool.map(abs, [-1, 2])
+    [1, 2]
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def as_real(value: Any) -> float:
     """``value`` as a float when it is a real number, NaN otherwise (a string, None, a bool:
     ``True`` is an int to Python, not a number of seconds or a weight), for a check of range to

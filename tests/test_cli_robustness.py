@@ -8,6 +8,8 @@ command and checks the one rule: exit status 0-3 with, on failure, one ``error:`
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -23,7 +25,9 @@ from msanalysis.board import Board
 from msanalysis.cli import app
 from msanalysis.constraints import build
 from msanalysis.errors import ParseError
+from msanalysis.game import Game
 from msanalysis.position import HIDDEN, Position
+from msanalysis.replay import ReplayRecorder, save_replay
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 runner = CliRunner()
@@ -217,7 +221,8 @@ def test_play_stops_at_its_time_limit(args):
     result = run("play", *args, "--time-limit", "0.5")
     assert time.perf_counter() - start < 20  # a bound on a hang, not a speed
     assert result.exit_code == 3, result.output
-    assert result.stderr.startswith("time limit: ") and "games finished" in result.stderr
+    assert result.stderr.startswith("error: time limit: ") and "games finished" in result.stderr
+    assert result.stderr.count("\n") == 1
     assert "(time limit)" in result.stdout
 
 
@@ -294,6 +299,73 @@ def test_an_output_that_cannot_be_written_is_one_error_line(tmp_path, args):
                               stdout=full, stderr=subprocess.PIPE, timeout=120)
     assert done.returncode == 2
     assert done.stderr == b"error: cannot write to standard output: No space left on device\n"
+
+
+CLI = [sys.executable, "-c", "from msanalysis.cli import app; app()"]
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize("args", [["--help"], [], ["puzzle"]])
+def test_help_that_cannot_be_written_is_one_error_line(args):
+    # Help is written before any command runs: it gave a traceback (OSError from click's echo).
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([*CLI, *args], stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr == b"error: cannot write to standard output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["show", "{position}"], ["analyze", "{position}", "--json"],
+                                  ["generate", "--format", "mbf"]])
+def test_a_closed_output_is_one_error_line(args):
+    # `>&-`: Python's print drops what it cannot write (exit 0 and nothing written), and the
+    # binary MBF board stopped with an AttributeError on its missing buffer.
+    position = str(PUZZLES / "positions" / "fifty-fifty-corner.txt")
+    done = subprocess.run([*CLI, *(a.format(position=position) for a in args)],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=60,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 2
+    assert done.stderr == b"error: cannot write to standard output: it is closed\n"
+
+
+def test_a_long_write_cut_short_by_the_reader_is_a_closed_pipe():
+    # One write of 1 MB (a 1000x1000 layout) into a pipe whose reader takes 10 bytes and goes:
+    # Python's buffered output dropped the rest without an error, and the command said 0.
+    process = subprocess.Popen([*CLI, "generate", "--width", "1000", "--height", "1000",
+                                "--mines", "10000", "--seed", "1"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.read(10)
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141
+    assert process.stderr.read() == b""
+
+
+def test_a_name_the_output_cannot_encode_is_escaped(tmp_path):
+    # A player's name in Chinese on a latin-1 terminal: a UnicodeEncodeError traceback before.
+    recorder = ReplayRecorder(Game(Board.from_text("*..\n...\n"), rules="safe-cell"),
+                              player="\u738b\u5609\u5b81")
+    replay_file = tmp_path / "g.msreplay.jsonl"
+    recorder.reveal((1, 2))
+    save_replay(recorder.replay(), replay_file)
+    done = subprocess.run([*CLI, "replay", str(replay_file)], capture_output=True, timeout=60,
+                          env={**os.environ, "PYTHONIOENCODING": "latin-1"})
+    assert done.returncode == 0, done.stderr
+    assert b"\\u738b\\u5609\\u5b81" in done.stdout and done.stderr == b""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
+def test_ctrl_c_stops_the_workers_of_a_pool_without_their_tracebacks(tmp_path):
+    # Ctrl-C reaches every process of the group; the workers of generate --jobs (and replay's)
+    # died printing a KeyboardInterrupt traceback each.
+    process = subprocess.Popen([*CLI, "generate", "--count", "1000000", "--jobs", "2",
+                                "--output-dir", str(tmp_path / "boards")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True)
+    time.sleep(3)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"Traceback" not in err
 
 
 @pytest.mark.parametrize("error, message", [

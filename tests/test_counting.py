@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from fractions import Fraction
 from math import comb
@@ -173,6 +174,29 @@ def test_joining_the_pieces_looks_at_the_clock(monkeypatch):
     monkeypatch.setattr(counting, "_check_deadline", stop_at_the_join)
     with pytest.raises(AnalysisTooHard, match="joining the pieces"):
         count(build(game.position()), deadline=float("inf"))
+
+
+def test_every_long_step_of_a_tree_count_looks_at_the_clock(monkeypatch):
+    # On hostile positions (a 150x150 board of numbers and unknowns) the products of the
+    # upward pass and the keys of a bag with millions of assignments ran for seconds without
+    # a look at the clock: `analyze --time-limit 20` stopped after 27 s. Every such step must
+    # look, whatever the position (here one that counts in a blink).
+    monkeypatch.setattr(counting, "_SINGLE_BAG_BOXES", 1)
+    looked: set[tuple[str, int]] = set()
+    checked = counting._check_deadline
+
+    def record(deadline, what):
+        caller = sys._getframe(1)
+        looked.add((caller.f_code.co_name, caller.f_lineno))
+        checked(deadline, what)
+
+    monkeypatch.setattr(counting, "_check_deadline", record)
+    text = "mines: 8\n?????2F\n??22121\nF?F1...\n??31...\n2?1...."
+    count(build(Position.from_text(text)))
+    assert "times" in {name for name, _ in looked}  # the products of both passes
+    # In _count_tree itself: per bag enumerated, per block of its assignments, per bag of the
+    # upward pass, per bag and per box of the downward pass (two of them before).
+    assert sum(name == "_count_tree" for name, _ in looked) >= 5
 
 
 def test_a_comb_of_the_sea_that_cannot_end_in_time_is_not_begun(monkeypatch):

@@ -21,7 +21,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from msanalysis.board import Cell, as_int
-from msanalysis.errors import InvalidInput, WrongType, as_time_limit, deadline_after, time_is_up
+from msanalysis.errors import (
+    InvalidInput,
+    WrongType,
+    as_time_limit,
+    deadline_after,
+    time_is_up,
+    worker_ignores_interrupts,
+)
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
@@ -206,13 +213,6 @@ def _play_chunk(spec: PlaySpec, seeds: Iterable[int],
     return [play_one(spec, seed, replays=replays) for seed in seeds]
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: only the parent acts on it (it
-    # stops dealing out work, terminates the workers and summarises the games finished); a
-    # worker that took it too would die printing a KeyboardInterrupt traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _chunks(seeds: range, size: int) -> Iterator[range]:
     """The seeds in runs of ``size``, made as they are dealt out: a pool takes them only as its
     workers ask, so a run of 10**12 games holds a few of them at a time, not all.
@@ -294,7 +294,7 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
 
     size = chunk or max(1, min(50, games // (jobs * 20)))
     # Leaving the block terminates the workers, so an interrupted run stops at once.
-    with multiprocessing.Pool(jobs, initializer=_ignore_interrupts) as pool:
+    with multiprocessing.Pool(jobs, initializer=worker_ignores_interrupts) as pool:
         for part in pool.imap_unordered(partial(_play_chunk, spec, replays=replays),
                                         _chunks(seeds, size)):
             yield from part

@@ -32,6 +32,7 @@ from msanalysis.errors import (
     deadline_after,
     seconds_left,
     time_is_up,
+    worker_ignores_interrupts,
 )
 from msanalysis.position import HIDDEN, Position
 from msanalysis.rules import FirstClick, as_seed, windows_xp_move
@@ -681,7 +682,7 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
         return
     import multiprocessing
 
-    with multiprocessing.Pool(jobs) as pool:
+    with multiprocessing.Pool(jobs, initializer=worker_ignores_interrupts) as pool:
         # The jobs are made as the pool deals them out, not all at once: --count 10**9 holds a
         # few of them at a time.
         jobs_made = ((i, make, s) for i, s in enumerate(seeds, start=1))
