@@ -170,7 +170,10 @@ def _reader_gone() -> bool:
     output dropped the rest of it without a word, so only the pipe itself can tell.
     """
     with suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            return True
         fd = sys.stdout.fileno()
         if stat.S_ISFIFO(os.fstat(fd).st_mode):
             poller = select.poll()
