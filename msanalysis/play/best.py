@@ -129,7 +129,7 @@ class BestStrategy(ForcedFirst):
     frontier_sea : int
         How many sea cells beside a frontier cell join them (0: none), most likely to open a
         cascade first. Under study: on 84,000 expert games from a corner it won 188 more than
-        without (p = 0.09; docs/PLAY-STUDIES.md, "What the paired tests could see").
+        without (p = 0.10; docs/PLAY-STUDIES.md, "What the paired tests could see").
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
