@@ -499,21 +499,6 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     assert outcomes == {True, False}
 
 
-def test_frontier_sea_adds_the_sea_cells_beside_the_frontier():
-    # A 1 in the corner of an expert board: its frontier is (0, 1), (1, 0), (1, 1); the sea
-    # cells beside it are (0, 2), (1, 2), (2, 0), (2, 1), (2, 2).
-    p = Position.from_text("mines: 99\n" + "\n".join(["1" + "?" * 29] + ["?" * 30] * 15))
-    analysis = analyze(p)
-    plain = BestStrategy().considered(p, analysis)
-    beside = {(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)}
-    assert not beside & set(plain)
-    more = BestStrategy(frontier_sea=12).considered(p, analysis)
-    assert more[:len(plain)] == plain and set(more[len(plain):]) == beside
-    # Most likely to cascade first: the edge cells (five neighbours) before the inner ones.
-    assert set(more[len(plain):len(plain) + 2]) == {(0, 2), (2, 0)}
-    assert BestStrategy(frontier_sea=2).considered(p, analysis) == more[:len(plain) + 2]
-
-
 @pytest.mark.parametrize("option, message", [
     ({"margin": -1}, "margin is a number from 0 to 1, got -1"),
     ({"margin": float("nan")}, "margin is a number from 0 to 1, got nan"),
@@ -525,7 +510,6 @@ def test_frontier_sea_adds_the_sea_cells_beside_the_frontier():
     ({"endgame_layouts": 10**6}, "endgame_layouts is a whole number from 0 to 100,000"),
     ({"drawn_layouts": 0}, "drawn_layouts is a whole number from 1 to 100,000, got 0"),
     ({"endgame_nodes": 10**8}, "endgame_nodes is a whole number from 1 to 10,000,000"),
-    ({"frontier_sea": -1}, "frontier_sea is a whole number from 0 up, got -1"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)

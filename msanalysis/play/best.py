@@ -99,9 +99,7 @@ class BestStrategy(ForcedFirst):
     2. Otherwise the candidates are the unknown cells whose exact mine probability is within
        ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one
-       probability; corners and edges come first), and with ``frontier_sea`` that many more
-       sea cells beside the frontier (JSMinesweeper's "off-edge" cells: a number there may
-       tell the frontier's cells apart).
+       probability; corners and edges come first).
     3. For each, :class:`~msanalysis.play.outlook.Outlook` counts exactly, for each number the cell
        may show, how many layouts show it, whether some other cell then becomes safe
        (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
@@ -126,10 +124,6 @@ class BestStrategy(ForcedFirst):
         How much riskier than the safest cell a candidate may be.
     candidates, sea_candidates : int
         How many frontier cells and sea cells are examined exactly.
-    frontier_sea : int
-        How many sea cells beside a frontier cell join them (0: none), most likely to open a
-        cascade first. Under study: on 84,000 expert games from a corner it won 188 more than
-        without (p = 0.10; docs/PLAY-STUDIES.md, "What the paired tests could see").
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
@@ -176,13 +170,11 @@ class BestStrategy(ForcedFirst):
                  sea_candidates: int = 4, endgame_layouts: int = 1000,
                  endgame_nodes: int = 100_000, fifty_fifty: bool = True,
                  blend: float = 0.25, quick_look: bool = True, book: str | None = None,
-                 drawn_endgame: int = 100_000, drawn_layouts: int = 1000,
-                 frontier_sea: int = 0) -> None:
+                 drawn_endgame: int = 100_000, drawn_layouts: int = 1000) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
         sea_candidates = as_count(sea_candidates, "sea_candidates", 0)
-        frontier_sea = as_count(frontier_sea, "frontier_sea", 0)
         endgame_layouts = as_count(endgame_layouts, "endgame_layouts", 0, _MOST_LAYOUTS)
         endgame_nodes = as_count(endgame_nodes, "endgame_nodes", 1, _MOST_NODES)
         drawn_endgame = as_count(drawn_endgame, "drawn_endgame", 0)
@@ -191,7 +183,6 @@ class BestStrategy(ForcedFirst):
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
-        self.frontier_sea = frontier_sea
         self.endgame_layouts = endgame_layouts
         self.endgame_nodes = endgame_nodes
         self.fifty_fifty = fifty_fifty
@@ -204,8 +195,7 @@ class BestStrategy(ForcedFirst):
         self.book = None if book is None else _book(book)
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
-                         fifty_fifty, blend, explain, drawn_endgame, drawn_layouts,
-                         frontier_sea)
+                         fifty_fifty, blend, explain, drawn_endgame, drawn_layouts)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
@@ -339,15 +329,6 @@ class BestStrategy(ForcedFirst):
             rows, cols = np.nonzero(mask)
             order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
             picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
-        if self.frontier_sea:
-            frontier = np.zeros_like(eligible)
-            for component in analysis.constraints.components:
-                for cell in component.cells:
-                    frontier[cell] = True
-            rows, cols = np.nonzero(eligible & sea & _beside(frontier))
-            order = np.lexsort((cols, rows, -risks.estimate[rows, cols]))
-            beside = [(int(rows[i]), int(cols[i])) for i in order.tolist()]
-            picked += [cell for cell in beside if cell not in picked][:self.frontier_sea]
         if not picked:  # the safest cells are in the sea and none are asked for: a guess is due
             rows, cols = np.nonzero(eligible)
             first = np.lexsort((cols, rows, risks.probabilities[rows, cols]))[0]
@@ -467,21 +448,6 @@ def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
 def _book(name: str) -> OpeningBook:
     """A shipped book by name, else a book file (read once per process)."""
     return OpeningBook.named(name) if name in BOOKS else OpeningBook.load(name)
-
-
-def _beside(mask: np.ndarray) -> np.ndarray:
-    """The cells with a neighbour in ``mask``.
-
-    >>> _beside(np.array([[True, False, False]])).tolist()
-    [[False, True, False]]
-    """
-    height, width = mask.shape
-    padded = np.zeros((height + 2, width + 2), dtype=bool)
-    padded[1:-1, 1:-1] = mask
-    found = np.zeros_like(mask)
-    for dr, dc in _OFFSETS:
-        found |= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
-    return found
 
 
 def _neighbour_product(values: np.ndarray) -> np.ndarray:
