@@ -876,7 +876,7 @@ def play(
     if summary.stopped:
         # Exit status 3, like every command's at a limit, comes with its error line; Ctrl-C's
         # 130 says enough.
-        prefix = "error: " if summary.stopped == "time limit" else ""
+        prefix = "error: " if summary.timed_out else ""
         typer.echo(f"{prefix}{summary.stopped}: {summary.games} of {games} games finished",
                    err=True)
     if as_json:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import signal
 import time
 import unicodedata
 from typing import Any
@@ -153,8 +154,6 @@ def worker_ignores_interrupts() -> None:
     ...     pool.map(abs, [-1, 2])
     [1, 2]
     """
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 

@@ -31,6 +31,8 @@ from msanalysis.replay import ReplayRecorder, save_replay
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 runner = CliRunner()
+CLI = [sys.executable, "-c", "from msanalysis.cli import app; app()"]
+"""The command in a process of its own, for what only a real process shows."""
 
 
 def run(*args: object, stdin: str | None = None):
@@ -270,9 +272,8 @@ def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):
 def test_a_reader_that_stops_reading_ends_the_command_quietly(tmp_path, command):
     path = tmp_path / "wide.txt"
     path.write_text("mines: 2000\n" + "\n".join(["?" * 200] * 200) + "\n")
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from msanalysis.cli import app; app()", command, str(path)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([*CLI, command, str(path)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
     assert process.stdout is not None and process.stderr is not None
     process.stdout.readline()
     process.stdout.close()  # as `| head -1` does
@@ -294,14 +295,10 @@ def test_an_output_that_cannot_be_written_is_one_error_line(tmp_path, args):
     files["board"].write_text("...\n..*\n")
     files["grid"].write_text("1?\n??\n")
     with open("/dev/full", "wb") as full:
-        done = subprocess.run([sys.executable, "-c", "from msanalysis.cli import app; app()",
-                               *(a.format(**files) for a in args)],
+        done = subprocess.run([*CLI, *(a.format(**files) for a in args)],
                               stdout=full, stderr=subprocess.PIPE, timeout=120)
     assert done.returncode == 2
     assert done.stderr == b"error: cannot write to standard output: No space left on device\n"
-
-
-CLI = [sys.executable, "-c", "from msanalysis.cli import app; app()"]
 
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="no /dev/full on this system")
@@ -398,8 +395,6 @@ def test_a_file_that_cannot_be_written_is_named(tmp_path):
 def test_ctrl_c_stops_a_long_search_for_forced_cells(tmp_path):
     # Python runs no signal handler during a C call: Ctrl-C waited for the time limit (56 s
     # of a 60 s limit on a 200x200 position). Every other cell revealed: SAT searches long.
-    import signal
-
     rng = np.random.default_rng(1)
     board = Board(rng.random((60, 60)) < 0.2)
     states = np.full((60, 60), HIDDEN, dtype=np.int8)
@@ -408,9 +403,8 @@ def test_ctrl_c_stops_a_long_search_for_forced_cells(tmp_path):
     states[keep] = board.numbers[keep]
     path = tmp_path / "checker.txt"
     Position(states, board.mine_count).save(path)
-    process = subprocess.Popen(
-        [sys.executable, "-c", "from msanalysis.cli import app; app()", "analyze", str(path),
-         "--time-limit", "600"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen([*CLI, "analyze", str(path), "--time-limit", "600"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     time.sleep(3)
     assert process.poll() is None, "the search ended before Ctrl-C: the test needs a harder one"
     process.send_signal(signal.SIGINT)
