@@ -408,6 +408,17 @@ class Difficulty(StrEnum):
     expert = "expert"
 
 
+# The board options ``generate`` and ``play`` share.
+DifficultyOption = Annotated[Optional[Difficulty], typer.Option(
+    help="The standard size (default beginner).")]
+WidthOption = Annotated[Optional[int], typer.Option(help="Columns (overrides the difficulty).")]
+HeightOption = Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")]
+MinesOption = Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")]
+FirstClickOption = Annotated[Optional[str], typer.Option(
+    metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and no-guess, "
+    "the middle on a board too small for it).")]
+
+
 class StrategyName(StrEnum):
     """The strategies :func:`msanalysis.play.strategies.make_strategy` makes."""
 
@@ -430,18 +441,14 @@ class Method(StrEnum):
 
 @app.command()
 def generate(
-    difficulty: Annotated[Optional[Difficulty], typer.Option(
-        help="The standard size (default beginner).")] = None,
-    width: Annotated[Optional[int], typer.Option(
-        help="Columns (overrides the difficulty).")] = None,
-    height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
-    mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
+    difficulty: DifficultyOption = None,
+    width: WidthOption = None,
+    height: HeightOption = None,
+    mines: MinesOption = None,
     rules: Annotated[FirstClick, typer.Option(
         help="How the first click is protected; no-guess boards can be won by logic alone.")
     ] = FirstClick.SAFE_CELL,
-    first_click: Annotated[Optional[str], typer.Option(
-        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
-        "no-guess, the middle on a board too small for it).")] = None,
+    first_click: FirstClickOption = None,
     seed: Annotated[Optional[int], typer.Option(
         help="Random seed; the same seed gives the same board (board i of --count uses seed + "
         "i). Drawn and printed when not given (with the board, or on stderr for MBF).")] = None,
@@ -822,17 +829,13 @@ EXIT_INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C (128 + 
 @app.command()
 def play(
     games: Annotated[int, typer.Option(help="How many games to play.")],
-    difficulty: Annotated[Optional[Difficulty], typer.Option(
-        help="The standard size (default beginner).")] = None,
-    width: Annotated[Optional[int], typer.Option(
-        help="Columns (overrides the difficulty).")] = None,
-    height: Annotated[Optional[int], typer.Option(help="Rows (overrides the difficulty).")] = None,
-    mines: Annotated[Optional[int], typer.Option(help="Mines (overrides the difficulty).")] = None,
+    difficulty: DifficultyOption = None,
+    width: WidthOption = None,
+    height: HeightOption = None,
+    mines: MinesOption = None,
     rules: Annotated[FirstClick, typer.Option(
         help="How the first click is protected.")] = FirstClick.SAFE_CELL,
-    first_click: Annotated[Optional[str], typer.Option(
-        metavar="ROW,COL", help="The first click; default 0,0 (3,3 for safe-opening and "
-        "no-guess, the middle on a board too small for it).")] = None,
+    first_click: FirstClickOption = None,
     strategy: Annotated[StrategyName, typer.Option(
         help="The strategy; paper is seed 003's baseline.")] = StrategyName.best,
     option: Annotated[Optional[list[str]], typer.Option(
