@@ -222,7 +222,8 @@ def _first_round_cells(board: Board, first_click: Cell, rules: str,
     """The cells a tracker's first round (of single clues) proves on ``board``."""
     tracker = Tracker(board, rules=rules)
     tracker.reveal(first_click)
-    return tuple(sorted(set(map(tracker._cell, tracker._advance(top, reveal=True)[1]))))
+    step = tracker.step(top, reveal=True)
+    return () if step is None else tuple(sorted(step.safe + step.mines))
 
 
 def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> NoGuessResult:
@@ -238,13 +239,13 @@ def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> N
         if time_is_up(deadline):
             raise TimeLimitReached(f"the check for a guess ran past the time limit after "
                                    f"{rounds} rounds of reasoning")
-        found, cells = tracker._advance(max_grade, reveal=True)
-        if not found:
+        step = tracker.step(max_grade, reveal=True)
+        if step is None:
             rounds += 1
             break
-        if found > grade:
-            grade, hardest_step = found, rounds
-            hardest_cells = tuple(sorted(set(map(tracker._cell, cells))))
+        if step.grade > grade:
+            grade, hardest_step = step.grade, rounds
+            hardest_cells = tuple(sorted(step.safe + step.mines))
         rounds += 1
     position = tracker.position
     revealed = int(np.count_nonzero(position.states >= 0))
@@ -588,7 +589,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
         while tracker.status == "playing":
             if time_is_up(deadline):
                 raise TimeLimitReached("moving mines ran past the time limit")
-            if tracker._advance(grade, reveal=True)[0]:
+            if tracker.step(grade, reveal=True) is not None:
                 continue
             moves += 1
             if not tracker.perturb(rng, protected):
