@@ -33,7 +33,8 @@ class Watch:
     from the main thread only, the one Python runs their handlers in.
 
     A context manager: the thread lives from ``with`` to the end of the block, and stops only
-    what runs inside :meth:`stopping` (or :meth:`solve`). A watch not entered stops nothing.
+    what runs inside :meth:`stopping` (or :meth:`solve`). A watch not entered has no thread:
+    it stops only a search begun after its deadline.
 
     Parameters
     ----------
@@ -141,6 +142,10 @@ class Watch:
         with self._lock:
             self._stop = stop
             self.signalled = False
+            # The clock is read here too: on a busy machine the thread may not yet have seen a
+            # deadline that has passed, and a short search would then run to its end.
+            if self.deadline is not None and time.perf_counter() >= self.deadline:
+                self.expired = True
             if self.expired:
                 stop()
         try:

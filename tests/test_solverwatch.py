@@ -79,3 +79,15 @@ def test_propagate_reports_pysats_interrupt_as_keyboard_interrupt():
         propagate(Interrupted(), [1])
     with pytest.raises(error):
         propagate(Broken(), [1])
+
+
+def test_a_deadline_already_past_stops_the_search_without_waiting_for_the_thread():
+    # On a busy machine the watch's thread may see a passed deadline only after a short search
+    # has ended; the search is stopped before it starts instead. A watch not entered has no
+    # thread at all, so only that check can stop it.
+    from pysat.solvers import Solver
+
+    with Solver(name="mc", bootstrap_with=[[1, 2], [-1]]) as solver:
+        watch = Watch(time.perf_counter() - 1)
+        assert watch.solve(solver) is None and watch.expired
+        assert Watch(time.perf_counter() + 60).solve(solver) is True
