@@ -1,11 +1,11 @@
 """What choosing guesses by rollouts would gain: `best`'s guess against its runners-up, played out.
 
-Plays ``--games`` games with ``best`` and keeps every position in which it guesses outside the
-endgame searches (more than ``drawn_endgame`` layouts left: the look ahead's guesses). In each,
-its ``--top`` best candidates by its own look ahead
-(:meth:`~msanalysis.play.best.BestStrategy.ranked`, its guess first) are played out by ``best``
-on the same ``--layouts`` layouts drawn uniformly from the position
-(:func:`msanalysis.play.rollout.rollouts`). It prints:
+Plays ``--games`` games with ``best`` (from a safe corner, or with ``--rules safe-opening`` from
+an opening at (3, 3)) and keeps every position in which it guesses outside the endgame searches
+(more than ``drawn_endgame`` layouts left: the look ahead's guesses). In each, its ``--top`` best
+candidates by its own look ahead (:meth:`~msanalysis.play.best.BestStrategy.ranked`, its guess
+first) are played out by ``best`` on the same ``--layouts`` layouts drawn uniformly from the
+position (:func:`msanalysis.play.rollout.rollouts`). It prints:
 
 - each runner-up's win rate after the guess against ``best``'s guess, averaged over the guesses
   (does the look ahead rank them right?);
@@ -51,16 +51,14 @@ from msanalysis.position import Position
 from msanalysis.rules import generate
 from msanalysis.sampling import LayoutSampler
 
-RULES, FIRST = "safe-cell", (0, 0)
-
 
 def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
     """The positions in which ``best`` guesses outside the endgame searches, with how often."""
     met: Counter[str] = Counter()
     for s in range(seed, seed + games):
-        game = Game(generate(spec.width, spec.height, spec.mines, rules=RULES,
-                             first_click=FIRST, seed=s), rules=RULES)
-        game.reveal(FIRST)
+        game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
+                             first_click=spec.first_click, seed=s), rules=spec.rules)
+        game.reveal(spec.first_click)
         strategy = BestStrategy()
         guess = strategy.guess
 
@@ -197,6 +195,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", default="expert",
                         choices=["beginner", "intermediate", "expert"])
+    parser.add_argument("--rules", default="safe-cell", choices=["safe-cell", "safe-opening"],
+                        help="the first-click rule; its first click (0, 0), or (3, 3) with an "
+                             "opening")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=240000)
     parser.add_argument("--top", type=int, default=3)
@@ -204,14 +205,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--output", default=None,
                         help="the rollouts, one JSON line per position (default "
-                             "benchmarks/results/rollout-gain-DIFFICULTY-seedSEED.jsonl)")
+                             "benchmarks/results/rollout-gain-DIFFICULTY-seedSEED.jsonl, "
+                             "-DIFFICULTY-opening- with an opening)")
     args = parser.parse_args(argv)
     if min(args.games, args.jobs, args.layouts) < 1 or args.top < 2 or args.layouts % 2:
         parser.error("--games, --jobs and --layouts must be at least 1, --layouts even, "
                      "--top at least 2")
-    spec = PlaySpec.standard(args.difficulty)
+    spec = PlaySpec.standard(args.difficulty, rules=args.rules)
+    board = args.difficulty + ("-opening" if args.rules == "safe-opening" else "")
     output = Path(args.output or Path(__file__).resolve().parent / "results" /
-                  f"rollout-gain-{args.difficulty}-seed{args.seed}.jsonl")
+                  f"rollout-gain-{board}-seed{args.seed}.jsonl")
     met = guess_positions(spec, args.games, args.seed)
     done: dict[str, dict] = {}
     if output.exists():

@@ -46,6 +46,20 @@ def test_a_small_run_saves_its_rollouts_and_plays_only_what_is_missing(tmp_path,
     assert output.read_text().splitlines() == lines
 
 
+def test_with_an_opening_the_positions_start_from_the_opening_first_click():
+    from msanalysis.play.bench import PlaySpec
+
+    # With an opening, beginner guesses outside the endgame searches in a few games in a hundred.
+    met = rollout_gain.guess_positions(PlaySpec.standard("beginner", rules="safe-opening"),
+                                       200, 5)
+    assert met
+    for text in met:
+        states = Position.from_text(text).states
+        assert states[3, 3] == 0  # the first click opened a cascade there
+    corner = rollout_gain.guess_positions(PlaySpec.standard("beginner"), 200, 5)
+    assert all(Position.from_text(text).states[0, 0] >= 0 for text in corner)
+
+
 def test_bad_arguments_are_refused(capsys):
     with pytest.raises(SystemExit) as exit_:
         rollout_gain.main(["--layouts", "3"])
