@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 
+from msanalysis.errors import time_is_up
+
 __all__ = ["Watch", "propagate"]
 
 
@@ -144,7 +146,7 @@ class Watch:
             self.signalled = False
             # The clock is read here too: on a busy machine the thread may not yet have seen a
             # deadline that has passed, and a short search would then run to its end.
-            if self.deadline is not None and time.perf_counter() >= self.deadline:
+            if time_is_up(self.deadline):
                 self.expired = True
             if self.expired:
                 stop()
