@@ -15,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import msanalysis
+from children import ctrl_c_as_default, killed_at_the_end
 from msanalysis.cli import app
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles" / "reconstruct"
@@ -120,22 +121,15 @@ def test_ctrl_c_stops_the_search_with_status_130(tmp_path, engine):
               "print('ready', flush=True)\n"
               "msanalysis.cli.app(prog_name='msanalysis')\n")
     root = Path(msanalysis.__file__).resolve().parent.parent
-    # A test run in the background (nohup, `&`) ignores SIGINT and so would the child, whose
-    # Python then installs no handler of its own: the child starts with the default one.
     child = subprocess.Popen(
         [sys.executable, "-c", script, "reconstruct", str(grid), "--all", "--engine", engine,
          "--time-limit", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "PYTHONPATH": str(root)},
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
+        env={**os.environ, "PYTHONPATH": str(root)}, preexec_fn=ctrl_c_as_default)
+    with killed_at_the_end(child):
         assert child.stdout is not None and child.stdout.readline() == "ready\n"
         time.sleep(1)
         child.send_signal(signal.SIGINT)
         _, err = child.communicate(timeout=8)  # a generous bound: not hung until the limit
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.communicate()
     assert child.returncode == 130, err
     assert "Traceback" not in err
 

@@ -13,8 +13,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from children import ctrl_c_as_default, killed_at_the_end
 from msanalysis.board import Board
 from msanalysis.cli import app
 from msanalysis.constraints import build
@@ -352,30 +351,6 @@ def test_a_name_the_output_cannot_encode_is_escaped(tmp_path):
     assert b"\\u738b\\u5609\\u5b81" in done.stdout and done.stderr == b""
 
 
-def _ctrl_c_as_default() -> None:
-    """Give a child Ctrl-C's default action before it starts.
-
-    A test run started in the background (``make test &``, nohup) ignores SIGINT, and so would
-    its children, whose Python then installs no handler of its own: Ctrl-C would reach nothing.
-    """
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-@contextmanager
-def _killed_at_the_end(process: subprocess.Popen, *, group: bool = False) -> Iterator[None]:
-    """Kill ``process`` (and its group) if it still runs when the block ends: a child that failed
-    the test must not go on searching beside the tests after it."""
-    try:
-        yield
-    finally:
-        if process.poll() is None:
-            if group:
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-            process.communicate()
-
-
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a process group is POSIX")
 def test_ctrl_c_stops_the_workers_of_a_pool_without_their_tracebacks(tmp_path):
     # Ctrl-C reaches every process of the group; the workers of generate --jobs (and replay's)
@@ -383,8 +358,8 @@ def test_ctrl_c_stops_the_workers_of_a_pool_without_their_tracebacks(tmp_path):
     process = subprocess.Popen([*CLI, "generate", "--count", "1000000", "--jobs", "2",
                                 "--output-dir", str(tmp_path / "boards")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               start_new_session=True, preexec_fn=_ctrl_c_as_default)
-    with _killed_at_the_end(process, group=True):
+                               start_new_session=True, preexec_fn=ctrl_c_as_default)
+    with killed_at_the_end(process, group=True):
         time.sleep(3)
         os.killpg(process.pid, signal.SIGINT)
         _, err = process.communicate(timeout=60)
@@ -432,8 +407,8 @@ def test_ctrl_c_stops_a_long_search_for_forced_cells(tmp_path):
     Position(states, board.mine_count).save(path)
     process = subprocess.Popen([*CLI, "analyze", str(path), "--time-limit", "600"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                               preexec_fn=_ctrl_c_as_default)
-    with _killed_at_the_end(process):
+                               preexec_fn=ctrl_c_as_default)
+    with killed_at_the_end(process):
         time.sleep(3)
         assert process.poll() is None, "the search ended before Ctrl-C: the test needs a harder one"
         process.send_signal(signal.SIGINT)
