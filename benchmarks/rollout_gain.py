@@ -12,7 +12,9 @@ position (:func:`msanalysis.play.rollout.rollouts`). It prints:
 - what a *rollout chooser* would gain: it picks the candidate that won most on one half of the
   layouts, and is scored on the other half (and the halves swapped), so that its luck in
   choosing is not counted as gain. ``gated`` switches away from ``best``'s guess only when the
-  sign test on the choosing half gives p < 0.05;
+  sign test on the choosing half gives p < 0.05; and the same chooser picking by only 50, 100,
+  200 or 300 layouts per candidate (windows of that many choose, all the other layouts score):
+  what a cheaper rollout would keep of the gain;
 - how much the candidates' true win rates differ from position to position (the observed
   spread less the rollouts' noise), and what an oracle taking a runner-up wherever it is
   really better would gain (a normal model of those differences: an estimate, not a count);
@@ -105,20 +107,27 @@ def difference(a: str, b: str) -> tuple[float, float]:
     return d, (only_a + only_b - d * d) / n
 
 
-def chooser_gain(outcomes: list[str], gated: bool) -> float:
-    """Win-rate gain over candidate 0 of picking by one half of the layouts, scored on the other
-    (both ways round, averaged)."""
+def chooser_gain(outcomes: list[str], gated: bool, choose_on: int | None = None) -> float:
+    """Win-rate gain over candidate 0 of picking by ``choose_on`` layouts (default half of
+    them), scored on the layouts it did not choose with.
+
+    The layouts are cut into windows of ``choose_on``; each window chooses, the rest score that
+    choice, and the gains are averaged over the windows (with half the layouts: each half
+    chooses and the other half scores).
+    """
     n = len(outcomes[0])
-    halves = (slice(0, n // 2), slice(n // 2, n))
-    gain = 0.0
-    for choose, score in (halves, halves[::-1]):
+    size = choose_on or n // 2
+    gain, windows = 0.0, range(0, n - size + 1, size)
+    for start in windows:
+        choose = slice(start, start + size)
         wins = [o[choose].count("1") for o in outcomes]
         pick = max(range(len(outcomes)), key=lambda k: (wins[k], -k))
         if gated and pick != 0:
             only_base, only_pick = won_by_one(outcomes[0][choose], outcomes[pick][choose])
-            if Paired(n // 2, 0, 0, only_base, only_pick).p_value >= 0.05:
+            if Paired(size, 0, 0, only_base, only_pick).p_value >= 0.05:
                 pick = 0
-        gain += difference(outcomes[0][score], outcomes[pick][score])[0] / 2
+        scored = [o[:start] + o[start + size:] for o in (outcomes[0], outcomes[pick])]
+        gain += difference(*scored)[0] / len(windows)
     return gain
 
 
@@ -156,6 +165,10 @@ def weighted(values: list[float], weights: list[int]) -> tuple[float, float]:
     return mean, math.sqrt(var / max(1.0, effective - 1))
 
 
+FEWER = (50, 100, 200, 300)
+"""Layouts per candidate on which the chooser is also tried (those under half of them)."""
+
+
 def report(items: list[dict], met: Counter[str], games: int) -> None:
     weights = [met[item["position"]] for item in items]
     guesses = sum(weights)
@@ -189,6 +202,15 @@ def report(items: list[dict], met: Counter[str], games: int) -> None:
             per_game = mean * sum(sub_w) / games
             print(f"  rollout chooser{' (gated)' if gated else ''}: {mean:+.2%} (+- {se:.2%}) "
                   f"per guess, {per_game:+.2%} per game")
+        fewer = [size for size in FEWER if size < len(sub_items[0]["outcomes"][0]) // 2]
+        if fewer:
+            found = []
+            for size in fewer:
+                gains = [chooser_gain(i["outcomes"], False, size) for i in sub_items]
+                mean, se = weighted(gains, list(sub_w))
+                found.append(f"{size}: {mean:+.2%} (+- {se:.2%})")
+            print(f"  rollout chooser on fewer layouts per candidate, per guess: "
+                  f"{', '.join(found)}")
 
 
 def main(argv: list[str] | None = None) -> None:

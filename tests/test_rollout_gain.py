@@ -22,6 +22,16 @@ def test_the_chooser_is_scored_on_the_half_it_did_not_choose_with():
     assert rollout_gain.chooser_gain(["0" * 40, "1" * 40], gated=True) == 1.0
 
 
+def test_the_chooser_on_fewer_layouts_is_scored_on_all_the_others():
+    # Half of the layouts is the default: the same as choosing on each half in turn.
+    assert rollout_gain.chooser_gain(["1100", "0011"], False, 2) == -0.5
+    # Windows of 2: the first picks candidate 1 (2 won against 0), which the other six layouts
+    # score at 3 won against best's 4 (-1/6); the second and third keep best's guess (ahead,
+    # then tied); the fourth picks candidate 1, even on the other six (0).
+    assert rollout_gain.chooser_gain(["0011" "1010", "1100" "0111"], False, 2) == \
+        pytest.approx(-1 / 6 / 4)
+
+
 def test_weighted_mean_counts_a_position_as_often_as_met():
     mean, _ = rollout_gain.weighted([0.0, 1.0], [3, 1])
     assert mean == 0.25
