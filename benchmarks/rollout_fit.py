@@ -2,13 +2,15 @@
 
 Reads the rollouts saved by ``benchmarks/rollout_gain.py`` and, for each runner-up against
 ``best``'s guess in each position, fits the difference in win rate (runner-up minus guess) by
-weighted least squares, without intercept, to the differences in four features of the two cells:
+weighted least squares, without intercept, to the differences in five features of the two cells:
 
 - ``value``: the look ahead's value (chance of surviving this guess and the next one);
 - ``safety``: the chance that the cell is safe;
 - ``progress``: the chance that revealing it makes another cell safe;
 - ``clears``: the expected number of cells it makes safe (over its numbers, by analysing the
-  position with the number shown).
+  position with the number shown);
+- ``entropy``: how much its number tells, in bits (the entropy of the number it shows when
+  safe).
 
 First, by how far apart the look ahead puts the two cells (its ranked values), how much the
 runner-up's win rate differs from the guess's: the mean, the true spread from position to
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 
 import numpy as np
@@ -36,11 +39,11 @@ from msanalysis.analysis import analyze
 from msanalysis.play.outlook import Outlook
 from msanalysis.position import HIDDEN, Position
 
-FEATURES = ("value", "safety", "progress", "clears")
+FEATURES = ("value", "safety", "progress", "clears", "entropy")
 
 
 def features(position: Position, cells: list[tuple[int, int]]) -> list[tuple[float, ...]]:
-    """``(value, safety, progress, clears)`` of each cell."""
+    """``(value, safety, progress, clears, entropy)`` of each cell."""
     analysis = analyze(position)
     outlook = Outlook(analysis, blend=0.25)
     found: list[tuple[float, ...]] = []
@@ -48,14 +51,18 @@ def features(position: Position, cells: list[tuple[int, int]]) -> list[tuple[flo
         value, progress = outlook.lookahead(cell)
         safety = 1 - analysis.mine_layouts(cell) / analysis.solutions
         clears = 0
-        for outcome in outlook.outcomes(cell):
+        outcomes = outlook.outcomes(cell)
+        safe_layouts = sum(outcome.layouts for outcome in outcomes)
+        shown = [outcome.layouts / safe_layouts for outcome in outcomes]
+        entropy = -sum(share * math.log2(share) for share in shown if share)
+        for outcome in outcomes:
             if outcome.progress:
                 states = position.states.copy()
                 states[cell] = outcome.number
                 after = analyze(Position(states, position.total_mines))
                 safe = (np.array(after.probabilities) == 0) & (states == HIDDEN)
                 clears += outcome.layouts * int(safe.sum())
-        found.append((value, safety, progress, clears / analysis.solutions))
+        found.append((value, safety, progress, clears / analysis.solutions, entropy))
     return found
 
 
@@ -129,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     print(f"{len(y)} pairs without a 50/50 bonus; win rate of the runner-up minus best's guess, "
           f"per unit of each feature's difference:")
-    for used in ([0], [0, 1, 2], [0, 1, 2, 3]):
+    for used in ([0], [0, 1, 2], [0, 1, 2, 3], [0, 1, 2, 3, 4]):
         beta, se = fit(x[:, used], y, noise)
         terms = ", ".join(f"{FEATURES[j]} {b:+.4f} +-{s:.4f}" for j, b, s in zip(used, beta, se))
         print(f"  {terms}")

@@ -3,6 +3,7 @@
 ``benchmarks/losses.py`` (where best's guesses are made and lost)."""
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -86,13 +87,16 @@ def test_fit_recovers_the_coefficients_of_exact_data():
     assert np.allclose(beta, [0.3, -0.05]) and np.all(se < 1e-9)
 
 
-def test_features_count_the_cells_a_reveal_makes_safe():
+def test_features_count_the_cells_a_reveal_makes_safe_and_what_its_number_tells():
     # The corner of an empty 4x4 board with 3 mines (Outlook's example): safe in 455 of 560
     # layouts; a 0 (220 layouts) makes its 3 neighbours safe, a 3 (1 layout) the 12 far cells.
+    # When safe it shows 0, 1, 2 or 3 in C(3, k) C(12, 3 - k) = 220, 198, 36 and 1 layouts.
     position = Position.from_text("mines: 3\n????\n????\n????\n????")
-    ((value, safety, progress, clears),) = rollout_fit.features(position, [(0, 0)])
+    ((value, safety, progress, clears, entropy),) = rollout_fit.features(position, [(0, 0)])
     assert safety == 455 / 560 and progress == 221 / 560
     assert clears == (220 * 3 + 12) / 560 and progress <= value <= safety
+    shares = [n / 455 for n in (220, 198, 36, 1)]
+    assert entropy == pytest.approx(-sum(p * math.log2(p) for p in shares))
 
 
 def test_fit_names_an_unreadable_file(tmp_path, capsys):
