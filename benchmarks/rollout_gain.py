@@ -78,17 +78,25 @@ def _strategy():  # module level, so that worker processes can use it
     return make_strategy("best")
 
 
+def played_out(position: Position, cells: list[tuple[int, int]], layouts: int,
+               seed: int) -> list[str]:
+    """Each cell revealed first and the game played out by ``best`` on the same ``layouts``
+    layouts drawn from the position (seeded by ``seed`` and the position): one string per cell,
+    ``1`` for a layout won."""
+    sampler = LayoutSampler(build(position))
+    rng = random.Random(f"{seed}/{position.to_text()}")
+    drawn = [sampler.draw(rng) for _ in range(layouts)]
+    won = rollouts(position, cells, _strategy, drawn)
+    return ["".join("1" if w else "0" for w in row) for row in won.tolist()]
+
+
 def play_out(text: str, top: int, layouts: int, seed: int) -> dict:
     """Rollouts of ``best``'s ``top`` candidates in one position (its guess first)."""
     position = Position.from_text(text)
     ranked = BestStrategy().ranked(position, analyze(position))[:top]
-    sampler = LayoutSampler(build(position))
-    rng = random.Random(f"{seed}/{text}")
-    drawn = [sampler.draw(rng) for _ in range(layouts)]
-    won = rollouts(position, [cell for cell, _ in ranked], _strategy, drawn)
     return {"position": text, "candidates": [list(c) for c, _ in ranked],
             "values": [v for _, v in ranked],
-            "outcomes": ["".join("1" if w else "0" for w in row) for row in won.tolist()],
+            "outcomes": played_out(position, [cell for cell, _ in ranked], layouts, seed),
             "hidden": len(position.hidden)}
 
 

@@ -1,15 +1,19 @@
 """``benchmarks/rollout_gain.py`` (best's guesses against its runners-up, played out),
-``benchmarks/rollout_fit.py`` (their differences fitted to the cells' features) and
+``benchmarks/rollout_fit.py`` (their differences fitted to the cells' features),
+``benchmarks/changed_guesses.py`` (a variant's different guesses, played out) and
 ``benchmarks/losses.py`` (where best's guesses are made and lost)."""
 
 import json
 import math
 
+import changed_guesses
 import numpy as np
 import pytest
 import rollout_fit
 import rollout_gain
 
+from msanalysis.analysis import analyze
+from msanalysis.play.best import BestStrategy
 from msanalysis.position import Position
 
 
@@ -117,13 +121,47 @@ def test_runners_up_are_grouped_by_the_gap_in_value(capsys):
     assert "apart" not in out and "candidate 3" in out
 
 
+# -- changed_guesses.py --------------------------------------------------------------------------
+
+def test_changed_guesses_plays_out_both_where_they_differ_and_only_once(tmp_path, capsys):
+    output = tmp_path / "changed.jsonl"
+    # Only the safest frontier cell as a candidate: a different guess in many beginner games.
+    args = ["--difficulty", "beginner", "--b", "candidates=1", "sea_candidates=0", "--games",
+            "12", "--seed", "5", "--layouts", "20", "--output", str(output)]
+    changed_guesses.main(args)
+    first = capsys.readouterr()
+    lines = output.read_text().splitlines()
+    assert lines and "guesses in 12 games; the variant guesses differently at" in first.out
+    for line in lines:
+        item = json.loads(line)
+        best_guess, other = map(tuple, item["guesses"])
+        assert best_guess != other and len(item["outcomes"]) == 2
+        assert all(len(o) == 20 for o in item["outcomes"])
+        # best's own guess in the position is the first of the two.
+        position = Position.from_text(item["position"])
+        assert BestStrategy().guess(position, analyze(position)).cell == best_guess
+    changed_guesses.main(args)
+    again = capsys.readouterr()
+    assert "0 to play out" in again.err and again.out == first.out
+    assert output.read_text().splitlines() == lines
+
+
+def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
+    output = tmp_path / "same.jsonl"
+    changed_guesses.main(["--difficulty", "beginner", "--games", "5", "--output", str(output)])
+    assert "the variant guesses as best does at every one" in capsys.readouterr().out
+    assert not output.exists()
+    with pytest.raises(SystemExit) as exit_:
+        changed_guesses.main(["--difficulty", "beginner", "--b", "no_such=1"])
+    assert exit_.value.code == 2 and capsys.readouterr().err.startswith("error: ")
+
+
 def test_losses_sorts_every_guess_and_every_lost_game():
     # benchmarks/losses.py: each guess of best goes to one kind of position, and each lost game
     # to the kind of its last guess, so the tallies add up to what the games say.
     import losses
 
     from msanalysis.play.bench import PlaySpec, play_one
-    from msanalysis.play.best import BestStrategy
 
     won, guesses, lost = losses.tally("beginner", 40, 7)
     played = [play_one(PlaySpec.standard("beginner"), seed) for seed in range(7, 47)]

@@ -1,0 +1,155 @@
+"""Where a variant of ``best`` guesses differently: both guesses played out on the same layouts.
+
+A variant that changes one game in a thousand cannot be told from ``best`` by paired games: too
+few games differ for the sign test (``paired.py``'s interval stays wide). This looks at the
+guesses instead. It plays ``--games`` games with ``best``; at every guess it asks the variant
+(``--b``: ``name=value`` options of ``best``, as ``paired.py`` takes them) for its guess in the
+same position, and where the two differ it plays both guesses out with ``best`` on the same
+``--layouts`` layouts drawn uniformly from the position (:func:`rollout_gain.played_out`). It
+prints how many guesses differ, the variant's guess's win rate minus ``best``'s over them (a
+position counted as often as met), the sign test over the positions (won more on the
+variant's side, or fewer), and what that comes to per game.
+
+That is the worth of one deviation, the variant's guess followed by ``best``'s play: the
+variant's own play after it, and positions only the variant reaches, are not counted.
+
+    python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
+
+The rollouts are saved as they finish, one JSON line per position, in ``--output``; the same
+command again plays only the positions missing. Not part of ``make bench``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from paired import variant
+from rollout_gain import difference, played_out, weighted
+
+from msanalysis.board import Cell
+from msanalysis.game import Game
+from msanalysis.play.autoplay import autoplay
+from msanalysis.play.bench import Paired, PlaySpec
+from msanalysis.play.best import BestStrategy
+from msanalysis.play.strategies import make_strategy
+from msanalysis.position import Position
+from msanalysis.rules import generate
+
+Changed = dict[str, tuple[Cell, Cell]]
+"""Per position (as text): ``best``'s guess there and the variant's."""
+
+
+def differing(spec: PlaySpec, seeds: range) -> tuple[Counter[str], Changed, int]:
+    """Along ``best``'s games of ``seeds``: the positions where the variant of ``spec`` guesses
+    differently (with how often they are met), the two guesses, and how many guesses
+    ``best`` made."""
+    met: Counter[str] = Counter()
+    changed: Changed = {}
+    guesses = 0
+    other = make_strategy(spec.strategy, **dict(spec.options))
+    for seed in seeds:
+        game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
+                             first_click=spec.first_click, seed=seed), rules=spec.rules)
+        game.reveal(spec.first_click)
+        strategy = BestStrategy()
+        guess = strategy.guess
+
+        def compared(position, analysis, guess=guess):
+            nonlocal guesses
+            move = guess(position, analysis)
+            guesses += 1
+            cell = other.choose(position, analysis)[0].cell  # no cell is forced: a guess
+            if cell != move.cell:
+                text = position.to_text()
+                met[text] += 1
+                changed[text] = (move.cell, cell)
+            return move
+
+        strategy.guess = compared  # type: ignore[method-assign]
+        autoplay(game, strategy)
+    return met, changed, guesses
+
+
+def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int) -> dict:
+    """Both guesses of one position played out (``best``'s first)."""
+    position = Position.from_text(text)
+    return {"position": text, "guesses": [list(c) for c in cells],
+            "outcomes": played_out(position, list(cells), layouts, seed)}
+
+
+def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> None:
+    weights = [met[item["position"]] for item in items]
+    print(f"{guesses} guesses in {games} games; the variant guesses differently at "
+          f"{sum(weights)} of them ({len(items)} positions), "
+          f"{len(items[0]['outcomes'][0])} layouts each")
+    diffs = [difference(*item["outcomes"])[0] for item in items]
+    mean, se = weighted(diffs, weights)
+    more, fewer = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+    p = Paired(len(items), 0, 0, fewer, more).p_value
+    print(f"  the variant's guess minus best's: {mean:+.2%} (+- {se:.2%}) per changed guess; "
+          f"it won more in {more} positions, fewer in {fewer} (sign test p = {p:.3f})")
+    print(f"  per game: {mean * sum(weights) / games:+.3%}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
+    parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
+    parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="the variant's options")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=900000)
+    parser.add_argument("--layouts", type=int, default=1200)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--output", default=None,
+                        help="the rollouts, one JSON line per position (default "
+                             "changed-guesses-VARIANT-DIFFICULTY-seedSEED.jsonl here)")
+    args = parser.parse_args(argv)
+    if min(args.games, args.jobs, args.layouts) < 1:
+        parser.error("--games, --jobs and --layouts must be at least 1")
+    spec = variant(args.b, args.difficulty, args.rules)
+    output = Path(args.output or f"changed-guesses-{spec.file_tag}-{spec.name}-{args.rules}-"
+                                 f"seed{args.seed}.jsonl")
+    size = -(-args.games // args.jobs)
+    chunks = [range(s, min(s + size, args.seed + args.games))
+              for s in range(args.seed, args.seed + args.games, size)]
+    met: Counter[str] = Counter()
+    changed: Changed = {}
+    guesses = 0
+    with ProcessPoolExecutor(args.jobs) as pool:
+        for part_met, part_changed, part_guesses in pool.map(differing, [spec] * len(chunks),
+                                                             chunks):
+            met.update(part_met)
+            changed.update(part_changed)
+            guesses += part_guesses
+    done: dict[str, dict] = {}
+    if output.exists():
+        for line in output.read_text().splitlines():
+            item = json.loads(line)
+            if len(item["outcomes"][0]) == args.layouts:
+                done[item["position"]] = item
+    todo = [text for text in met if text not in done]
+    print(f"{len(met)} positions where the guesses differ, {len(todo)} to play out",
+          file=sys.stderr)
+    if not met:
+        print(f"{guesses} guesses in {args.games} games; the variant guesses as best does "
+              f"at every one")
+        return
+    with output.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
+        jobs = [pool.submit(play_out, text, changed[text], args.layouts, args.seed)
+                for text in todo]
+        for job in jobs:
+            item = job.result()
+            done[item["position"]] = item
+            out.write(json.dumps(item) + "\n")
+            out.flush()
+    report([done[text] for text in met], met, args.games, guesses)
+
+
+if __name__ == "__main__":
+    main()
