@@ -131,8 +131,11 @@ def main(argv: list[str] | None = None) -> None:
     if output.exists():
         for line in output.read_text().splitlines():
             item = json.loads(line)
-            if len(item["outcomes"][0]) == args.layouts:
-                done[item["position"]] = item
+            text = item["position"]
+            # Kept only if played out as asked now: the same layouts, the same two guesses.
+            if len(item["outcomes"][0]) == args.layouts and text in changed and \
+                    [tuple(c) for c in item["guesses"]] == list(changed[text]):
+                done[text] = item
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions where the guesses differ, {len(todo)} to play out",
           file=sys.stderr)
