@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--output", default=None,
                         help="the rollouts, one JSON line per position (default "
-                             "changed-guesses-VARIANT-DIFFICULTY-seedSEED.jsonl here)")
+                             "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     args = parser.parse_args(argv)
     if min(args.games, args.jobs, args.layouts) < 1:
         parser.error("--games, --jobs and --layouts must be at least 1")
