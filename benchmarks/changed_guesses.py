@@ -22,23 +22,20 @@ command again plays only the positions missing. Not part of ``make bench``.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from paired import variant
-from rollout_gain import difference, played_out, weighted
+from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
 from msanalysis.board import Cell
-from msanalysis.game import Game
-from msanalysis.play.autoplay import autoplay
+from msanalysis.play.autoplay import Move
 from msanalysis.play.bench import Paired, PlaySpec
-from msanalysis.play.best import BestStrategy
 from msanalysis.play.strategies import make_strategy
 from msanalysis.position import Position
-from msanalysis.rules import generate
 
 Changed = dict[str, tuple[Cell, Cell]]
 """Per position (as text): ``best``'s guess there and the variant's."""
@@ -52,26 +49,17 @@ def differing(spec: PlaySpec, seeds: range) -> tuple[Counter[str], Changed, int]
     changed: Changed = {}
     guesses = 0
     other = make_strategy(spec.strategy, **dict(spec.options))
-    for seed in seeds:
-        game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
-                             first_click=spec.first_click, seed=seed), rules=spec.rules)
-        game.reveal(spec.first_click)
-        strategy = BestStrategy()
-        guess = strategy.guess
 
-        def compared(position, analysis, guess=guess):
-            nonlocal guesses
-            move = guess(position, analysis)
-            guesses += 1
-            cell = other.choose(position, analysis)[0].cell  # no cell is forced: a guess
-            if cell != move.cell:
-                text = position.to_text()
-                met[text] += 1
-                changed[text] = (move.cell, cell)
-            return move
+    def seen(position: Position, analysis: Any, move: Move) -> None:
+        nonlocal guesses
+        guesses += 1
+        cell = other.choose(position, analysis)[0].cell  # no cell is forced: a guess
+        if cell != move.cell:
+            text = position.to_text()
+            met[text] += 1
+            changed[text] = (move.cell, cell)
 
-        strategy.guess = compared  # type: ignore[method-assign]
-        autoplay(game, strategy)
+    at_best_guesses(spec, seeds, seen)
     return met, changed, guesses
 
 
@@ -127,15 +115,9 @@ def main(argv: list[str] | None = None) -> None:
             met.update(part_met)
             changed.update(part_changed)
             guesses += part_guesses
-    done: dict[str, dict] = {}
-    if output.exists():
-        for line in output.read_text().splitlines():
-            item = json.loads(line)
-            text = item["position"]
-            # Kept only if played out as asked now: the same layouts, the same two guesses.
-            if len(item["outcomes"][0]) == args.layouts and text in changed and \
-                    [tuple(c) for c in item["guesses"]] == list(changed[text]):
-                done[text] = item
+    # Kept only if played out as asked now: the same layouts, the same two guesses.
+    done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts and
+                 [tuple(c) for c in item["guesses"]] == list(changed.get(item["position"], ())))
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions where the guesses differ, {len(todo)} to play out",
           file=sys.stderr)
@@ -143,14 +125,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{guesses} guesses in {args.games} games; the variant guesses as best does "
               f"at every one")
         return
-    with output.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
-        jobs = [pool.submit(play_out, text, changed[text], args.layouts, args.seed)
-                for text in todo]
-        for job in jobs:
-            item = job.result()
-            done[item["position"]] = item
-            out.write(json.dumps(item) + "\n")
-            out.flush()
+    calls = [(text, changed[text], args.layouts, args.seed) for text in todo]
+    for item in play_and_save(output, args.jobs, play_out, calls):
+        done[item["position"]] = item
     report([done[text] for text in met], met, args.games, guesses)
 
 

@@ -38,13 +38,15 @@ import math
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from msanalysis.analysis import analyze
 from msanalysis.constraints import build
 from msanalysis.game import Game
-from msanalysis.play.autoplay import autoplay
+from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.bench import Paired, PlaySpec
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.rollout import rollouts
@@ -54,24 +56,62 @@ from msanalysis.rules import generate
 from msanalysis.sampling import LayoutSampler
 
 
-def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
-    """The positions in which ``best`` guesses outside the endgame searches, with how often."""
-    met: Counter[str] = Counter()
-    for s in range(seed, seed + games):
+def at_best_guesses(spec: PlaySpec, seeds: Iterable[int],
+                    seen: Callable[[Position, Any, Move], None]) -> None:
+    """Play ``best``'s games of ``seeds`` and call ``seen(position, analysis, move)`` at each
+    of its guesses."""
+    for seed in seeds:
         game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
-                             first_click=spec.first_click, seed=s), rules=spec.rules)
+                             first_click=spec.first_click, seed=seed), rules=spec.rules)
         game.reveal(spec.first_click)
         strategy = BestStrategy()
         guess = strategy.guess
 
-        def recording(position: Position, analysis, guess=guess, strategy=strategy):
-            if strategy.endgame_search(analysis.solutions) is None:
-                met[position.to_text()] += 1
-            return guess(position, analysis)
+        def watched(position: Position, analysis: Any, guess=guess) -> Move:
+            move = guess(position, analysis)
+            seen(position, analysis, move)
+            return move
 
-        strategy.guess = recording  # type: ignore[method-assign]
+        strategy.guess = watched  # type: ignore[method-assign]
         autoplay(game, strategy)
+
+
+def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
+    """The positions in which ``best`` guesses outside the endgame searches, with how often."""
+    met: Counter[str] = Counter()
+    endgame_search = BestStrategy().endgame_search
+
+    def seen(position: Position, analysis: Any, move: Move) -> None:
+        if endgame_search(analysis.solutions) is None:
+            met[position.to_text()] += 1
+
+    at_best_guesses(spec, range(seed, seed + games), seen)
     return met
+
+
+def saved(output: Path, keep: Callable[[dict], bool]) -> dict[str, dict]:
+    """The positions already played out in ``output`` (one JSON line each), by position: those
+    ``keep`` takes as played out as now asked."""
+    done: dict[str, dict] = {}
+    if output.exists():
+        for line in output.read_text().splitlines():
+            item = json.loads(line)
+            if keep(item):
+                done[item["position"]] = item
+    return done
+
+
+def play_and_save(output: Path, jobs: int, play: Callable[..., dict],
+                  calls: list[tuple]) -> Iterator[dict]:
+    """``play(*call)`` for every call, in ``jobs`` processes; each result, in order, appended to
+    ``output`` as one JSON line as soon as it is in (so that a stopped run resumes)."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    with output.open("a") as out, ProcessPoolExecutor(jobs) as pool:
+        for job in [pool.submit(play, *call) for call in calls]:
+            item = job.result()
+            out.write(json.dumps(item) + "\n")
+            out.flush()
+            yield item
 
 
 def _strategy():  # module level, so that worker processes can use it
@@ -246,22 +286,12 @@ def main(argv: list[str] | None = None) -> None:
     output = Path(args.output or Path(__file__).resolve().parent / "results" /
                   f"rollout-gain-{board}-seed{args.seed}.jsonl")
     met = guess_positions(spec, args.games, args.seed)
-    done: dict[str, dict] = {}
-    if output.exists():
-        for line in output.read_text().splitlines():
-            item = json.loads(line)
-            if len(item["outcomes"][0]) == args.layouts:
-                done[item["position"]] = item
+    done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts)
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions, {len(todo)} to play out", file=sys.stderr)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    with output.open("a") as out, ProcessPoolExecutor(args.jobs) as pool:
-        jobs = [pool.submit(play_out, text, args.top, args.layouts, args.seed) for text in todo]
-        for job in jobs:
-            item = job.result()
-            done[item["position"]] = item
-            out.write(json.dumps(item) + "\n")
-            out.flush()
+    calls = [(text, args.top, args.layouts, args.seed) for text in todo]
+    for item in play_and_save(output, args.jobs, play_out, calls):
+        done[item["position"]] = item
     items = [done[text] for text in met if len(done[text]["outcomes"]) >= 2]
     if not items:
         print("no guess with two candidates outside the endgame searches")
