@@ -94,6 +94,15 @@ class Step:
     safe: tuple[Cell, ...]
     mines: tuple[Cell, ...]
 
+    @property
+    def decided(self) -> tuple[Cell, ...]:
+        """Every cell the step decides, safe or mine, row-major.
+
+        >>> Step(1, safe=((0, 2), (1, 0)), mines=((0, 1),)).decided
+        ((0, 1), (0, 2), (1, 0))
+        """
+        return tuple(sorted(self.safe + self.mines))
+
 
 class _Component:
     """A connected group of open clues and the open cells they share, with its count."""

@@ -223,7 +223,7 @@ def _first_round_cells(board: Board, first_click: Cell, rules: str,
     tracker = Tracker(board, rules=rules)
     tracker.reveal(first_click)
     step = tracker.step(top, reveal=True)
-    return () if step is None else tuple(sorted(step.safe + step.mines))
+    return () if step is None else step.decided
 
 
 def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> NoGuessResult:
@@ -245,7 +245,7 @@ def _solve(tracker: Tracker, max_grade: int, deadline: float | None = None) -> N
             break
         if step.grade > grade:
             grade, hardest_step = step.grade, rounds
-            hardest_cells = tuple(sorted(step.safe + step.mines))
+            hardest_cells = step.decided
         rounds += 1
     position = tracker.position
     revealed = int(np.count_nonzero(position.states >= 0))
