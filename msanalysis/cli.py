@@ -850,9 +850,9 @@ def play(
     save_replays: Annotated[Optional[Path], typer.Option(
         "--save-replays", help="Save every game in this folder as a replay (.msreplay.jsonl) that "
         "`replay` judges.")] = None,
-    time_limit: Annotated[Optional[float], typer.Option(
+    time_limit: Annotated[float, typer.Option(
         help="Stop after this many seconds (a game being played is left) and report the games "
-        "finished; exit status 3. No limit by default.")] = None,
+        "finished; exit status 3.")] = 600.0,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
     from msanalysis.play.bench import PlaySpec, bench, check_jobs
@@ -860,8 +860,7 @@ def play(
 
     if games < 1:
         fail(f"--games must be at least 1, got {games}")
-    if time_limit is not None:
-        check_time_limit(time_limit)
+    check_time_limit(time_limit)
     with user_errors():
         check_jobs(jobs)
         # An empty value is a mistake, not the default.
@@ -879,9 +878,11 @@ def play(
     if summary.stopped:
         # Exit status 3, like every command's at a limit, comes with its error line; Ctrl-C's
         # 130 says enough.
-        prefix = "error: " if summary.timed_out else ""
-        typer.echo(f"{prefix}{summary.stopped}: {summary.games} of {games} games finished",
-                   err=True)
+        if summary.timed_out:
+            typer.echo(f"error: time limit: {summary.games} of {games} games finished in "
+                       f"{time_limit:g} s (--time-limit S plays longer)", err=True)
+        else:
+            typer.echo(f"{summary.stopped}: {summary.games} of {games} games finished", err=True)
     if as_json:
         print_json(summary.to_json())
     else:
@@ -918,6 +919,29 @@ def _replay_stem(path: Path) -> str:
         if name.lower().endswith(ending):
             return name[:-len(ending)]
     return path.stem
+
+
+def _output_stems(files: list[str]) -> list[str]:
+    """The name each replay's pictures and positions start with: its file name without its
+    replay endings, numbered (``game-2``) when another replay of the run already has it, so
+    that two games never write to the same file.
+
+    >>> _output_stems(["a/x.avf", "b/x.avf", "x-2.rmv", "X.evf"])
+    ['x', 'x-3', 'x-2', 'X-4']
+    """
+    bases = [_replay_stem(Path(file)) for file in files]
+    # Compared casefolded: some file systems do not tell x from X.
+    named = {base.casefold() for base in bases}  # a numbered name never takes a file's own
+    used: set[str] = set()
+    stems = []
+    for base in bases:
+        stem, number = base, 1
+        while stem.casefold() in used or (stem != base and stem.casefold() in named):
+            number += 1
+            stem = f"{base}-{number}"
+        used.add(stem.casefold())
+        stems.append(stem)
+    return stems
 
 
 def _percent_text(value) -> str:
@@ -979,8 +1003,8 @@ def _replay_row(path: Path, result) -> dict:
             "rules": replay.rules}
 
 
-def _write_guess_files(path: Path, result, positions: str | None, pictures: str | None,
-                       deadline: float | None) -> None:
+def _write_guess_files(path: Path, stem: str, result, positions: str | None,
+                       pictures: str | None, deadline: float | None) -> None:
     """The position before each risky click (and its picture), and the picture of the game.
 
     The pictures' analyses share the replay's ``deadline`` (a :func:`time.perf_counter` value;
@@ -989,7 +1013,6 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
     from msanalysis import svg
     from msanalysis.analysis import analyze
 
-    stem = _replay_stem(path)
     if pictures is not None:
         write_file(Path(pictures) / f"{stem}.svg", svg.replay(result))
     for j in result.guesses:
@@ -1008,7 +1031,8 @@ def _write_guess_files(path: Path, result, positions: str | None, pictures: str 
 
 
 def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
-                   time_limit: float = 600.0, format: str | None = None) -> dict:
+                   time_limit: float = 600.0, format: str | None = None,
+                   stem: str | None = None) -> dict:
     """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error",
     "code"}`` (the exit status it calls for).
 
@@ -1022,7 +1046,8 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
         replay = load_replay(path, format=format)
         deadline = deadline_after(time_limit)
         result = analyze_replay(replay, time_limit=time_limit)
-        _write_guess_files(path, result, positions, pictures, deadline)
+        _write_guess_files(path, stem or _replay_stem(path), result, positions, pictures,
+                           deadline)
     except FileNotFoundError as error:
         return {"file": file, "error": f"no such file: {error.filename}", "code": EXIT_BAD_INPUT}
     except IsADirectoryError:
@@ -1043,6 +1068,7 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
 def _replay_reports(files: list[str], positions: str | None, pictures: str | None, jobs: int,
                     dask: str | None, time_limit: float, format: str | None) -> Iterator[dict]:
     """Reports in the order of ``files``, from this process, local workers or a Dask cluster."""
+    stems = _output_stems(files)
     if dask is not None:
         from msanalysis.play.bench import dask_client
 
@@ -1053,29 +1079,33 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         try:
             futures = client.map(_replay_report, files, [positions] * len(files),
                                  [pictures] * len(files), [time_limit] * len(files),
-                                 [format] * len(files), pure=False)
-            done: dict[str, dict] = {}
+                                 [format] * len(files), stems, pure=False)
             for future in as_completed(futures):
-                report = future.result()
-                done[report["file"]] = report
+                future.result()  # a worker's failure shows now
                 yield {"progress": True}
-            for file in files:
-                yield done[file]
+            for future in futures:
+                yield future.result()
         finally:
             client.cancel(futures)
             client.close()
         return
     if jobs == 1 or len(files) == 1:
-        for file in files:
-            yield _replay_report(file, positions, pictures, time_limit, format)
+        for file, stem in zip(files, stems):
+            yield _replay_report(file, positions, pictures, time_limit, format, stem)
         return
     import multiprocessing
     from functools import partial
 
     with multiprocessing.Pool(min(jobs, len(files)),
                               initializer=worker_ignores_interrupts) as pool:
-        yield from pool.imap(partial(_replay_report, positions=positions, pictures=pictures,
-                                     time_limit=time_limit, format=format), files)
+        yield from pool.imap(partial(_replay_report_of, positions=positions, pictures=pictures,
+                                     time_limit=time_limit, format=format), zip(files, stems))
+
+
+def _replay_report_of(file_and_stem: tuple[str, str], **options: Any) -> dict:
+    """:func:`_replay_report` of a ``(file, stem)`` pair, for a pool's ``imap``."""
+    file, stem = file_and_stem
+    return _replay_report(file, stem=stem, **options)
 
 
 class ReplayFormat(StrEnum):

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
+from msanalysis import svg
 from msanalysis.cli import app
 from msanalysis.play.judge import analyze_replay, record_autoplay
 from msanalysis.position import Position
@@ -84,6 +85,28 @@ def test_csv_positions_and_svg(tmp_path):
             again = runner.invoke(app, ["analyze", str(written), "--json"])
             assert again.exit_code == 0, again.output
     assert risky > 0
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_replays_of_the_same_name_write_files_of_their_own(tmp_path, jobs):
+    paths = []
+    for folder, seed in (("a", 3), ("b", 4)):
+        (tmp_path / folder).mkdir()
+        paths.append(tmp_path / folder / "x.msreplay.jsonl")
+        save_replay(record_autoplay(9, 9, 10, seed=seed, strategy="paper"), paths[-1])
+    positions, pictures = tmp_path / "positions", tmp_path / "svg"
+    result = runner.invoke(app, ["replay", *map(str, paths), "--positions", str(positions),
+                                 "--svg", str(pictures), "--jobs", jobs])
+    assert result.exit_code == 0, result.output
+    for path, stem in zip(paths, ("x", "x-2")):
+        judged = analyze_replay(load_replay(path))
+        assert judged.guesses
+        for guess in judged.guesses:
+            written = positions / f"{stem}-{guess.index:04d}.txt"
+            assert Position.load(written) == guess.position
+        assert (pictures / f"{stem}.svg").read_text() == svg.replay(judged)
+    assert len(list(pictures.glob("x*.svg"))) == 2 + sum(
+        len(analyze_replay(load_replay(path)).guesses) for path in paths)
 
 
 def test_bad_files_give_one_error_line_each_and_exit_2(tmp_path):

@@ -229,6 +229,19 @@ def test_play_stops_at_its_time_limit(args):
     assert "(time limit)" in result.stdout
 
 
+def test_play_is_bounded_by_default(monkeypatch):
+    # Every command bounds its work unless told otherwise: a game of a huge board runs minutes.
+    import msanalysis.play.bench
+
+    seen = []
+    real = msanalysis.play.bench.bench
+    monkeypatch.setattr(msanalysis.play.bench, "bench",
+                        lambda *a, **k: seen.append(k["time_limit"]) or real(*a, **k))
+    result = run("play", "--games", 1, "--difficulty", "beginner")
+    assert result.exit_code == 0, result.output
+    assert seen == [600.0]
+
+
 @pytest.mark.parametrize("args", [
     ["--count", 10**9, "--output-dir", "{tmp}"],  # many boards of the default rules
     ["--width", 500, "--height", 500, "--mines", 50_000, "--rules", "no-guess", "--method",
