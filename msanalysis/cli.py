@@ -105,6 +105,7 @@ class _OneLineErrors(TyperGroup):
         _prepare_output()
         try:
             try:
+                run = partial(run, args=_as_given(sys.argv[1:] if args is None else list(args)))
                 status = run()
             except _ClickException as error:
                 if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
@@ -133,6 +134,40 @@ class _OneLineErrors(TyperGroup):
             _stop_writing()
             sys.exit(EXIT_BROKEN_PIPE)
         sys.exit(status if isinstance(status, int) else 0)
+
+
+def _as_given(args: list[str]) -> list[str]:
+    """The command line's arguments as typed, before typer makes paths of them: a path that
+    only reads ``-`` (``./-``) names a file called ``-``, not standard input, and an empty
+    argument (which a path would read as ``.``) is refused.
+
+    >>> _as_given(["show", "./-"]) == ["show", os.path.abspath("-")]
+    True
+    >>> _as_given(["show", "-", "--svg=a//b.svg"])
+    ['show', '-', '--svg=a//b.svg']
+    >>> try:
+    ...     _as_given(["analyze", "x.txt", "--svg", ""])
+    ... except _UsageError as error:
+    ...     print(error)
+    an empty argument after --svg: give a value
+    """
+    given = []
+    for index, arg in enumerate(args):
+        option, equals, value = arg.partition("=") if arg.startswith("--") else ("", "", arg)
+        if not equals:
+            option, value = "", arg
+        if value == "":
+            after = f" after {args[index - 1]}" if index and not option else ""
+            raise _UsageError(f"an empty argument{option and ' to ' + option}{after}: give a "
+                              "value")
+        if value != "-" and os.path.normpath(value) == "-":
+            value = os.path.abspath(value)
+        given.append(f"{option}={value}" if option else value)
+    return given
+
+
+_UsageError: type[Exception] = next(kind for kind in typer.BadParameter.__mro__
+                                    if kind.__name__ == "UsageError")
 
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}

@@ -108,8 +108,10 @@ def test_numbers_and_sizes_beyond_any_board_are_refused_as_read(tmp_path, name, 
 @pytest.mark.parametrize("args, fragment", [
     (["analyze", PUZZLES / "positions" / "fifty-fifty-corner.txt", "--explain",
       "1" + "0" * 5000 + ",0"], "off any board"),
-    (["generate", "--first-click", ""], "--first-click takes ROW,COL"),
-    (["play", "--games", "2", "--first-click", ""], "--first-click takes ROW,COL"),  # was 0,0
+    (["generate", "--first-click", ""], "an empty argument after --first-click"),
+    (["play", "--games", "2", "--first-click", ""], "an empty argument after"),  # was 0,0
+    (["analyze", ""], "an empty argument after analyze"),  # was "is a directory: ."
+    (["generate", "--count", "2", "--output-dir="], "an empty argument to --output-dir"),
     (["reconstruct", "-", "--limit", str(10 ** 30)], "--limit must be at least 1 and at most"),
     (["reconstruct", "-", "--time-limit", "1e10"], "up to 10,000,000"),
     (["play", "--games", "1", "--dask", "garbage"], "cannot use the Dask scheduler"),
@@ -119,6 +121,15 @@ def test_option_values_beyond_what_can_be_used(args, fragment):
     if "--dask" in args:
         pytest.importorskip("distributed")
     assert fragment in one_error_line(run(*args, stdin="1?\n"), 2)
+
+
+def test_a_file_named_dash_is_read_by_a_path_to_it(tmp_path, monkeypatch):
+    # "-" alone is standard input; "./-" the file, as for cat.
+    (tmp_path / "-").write_text("mines: 1\n1?\n")
+    monkeypatch.chdir(tmp_path)
+    result = run("show", "./-", stdin="")
+    assert result.exit_code == 0 and "mines: 1" in result.stdout, result.output
+    assert "empty position" in one_error_line(run("show", "-", stdin=""), 2)
 
 
 def test_stdin_that_is_not_text_and_names_with_line_breaks(tmp_path):
