@@ -375,7 +375,8 @@ def draw_grid(rows: list[str]) -> str:
 
 def chosen_difficulty(difficulty: str | None, *sizes: int | None) -> str | None:
     """The difficulty to start from: the one given, else beginner unless any size was given."""
-    return difficulty or (None if any(sizes) else "beginner")
+    given = any(size is not None for size in sizes)  # 0 is given too (and refused later)
+    return difficulty or (None if given else "beginner")
 
 
 def write_svg(obj: object, path: Path) -> None:
