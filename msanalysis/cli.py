@@ -765,27 +765,52 @@ def reconstruct_command(
 
 # == no-guess: solvable ==========================================================================
 
-_GENERATED = re.compile(r"# \d+x\d+, \d+ mines?, rules (?P<rules>[a-z-]+)(?:, method \w+)?"
-                        r"(?:, grade \d)?, first click (?P<click>\d+,\d+), seed \d+")
+_GENERATED = re.compile(r"# (?P<width>[0-9]{1,9})x(?P<height>[0-9]{1,9}), (?P<mines>[0-9]{1,9}) "
+                        r"mines?, rules (?P<rules>[a-z-]+)(?:, method \w+)?(?:, grade \d)?, "
+                        r"first click (?P<click>[0-9]{1,9},[0-9]{1,9}), seed \d+")
 """The line ``generate`` writes above a board: its rules and first click."""
 
+_GENERATED_START = re.compile(r"# \d+x\d+, \d+ mines?, ")
+"""How that line begins: a first line that begins so is meant to be one."""
 
-def generated_with(data: bytes) -> tuple[FirstClick, str] | None:
-    """The rules and first click (``ROW,COL``) in the line ``generate`` wrote above a board,
+
+def generated_with(data: bytes, board: Board, source: Path) -> tuple[FirstClick, str] | None:
+    """The rules and first click (``ROW,COL``) in the line ``generate`` wrote above ``board``,
     given the board file's bytes; None when there is no such line (an MBF file has none).
+
+    A first line that begins as ``generate``'s does but does not go on as it does, or that
+    gives another size or mine count than the board's, is an error naming the line.
 
     Examples
     --------
-    >>> line = b"# 9x9, 10 mines, rules safe-opening, first click 4,4, seed 7\\n..."
-    >>> rules, click = generated_with(line)
+    >>> board = Board.from_text("..\\n*.")
+    >>> line = b"# 2x2, 1 mine, rules safe-opening, first click 0,1, seed 7\\n..\\n*."
+    >>> rules, click = generated_with(line, board, Path("board.txt"))
     >>> rules.value, click
-    ('safe-opening', '4,4')
+    ('safe-opening', '0,1')
+    >>> generated_with(b"# my board\\n..\\n*.", board, Path("board.txt")) is None
+    True
+    >>> try:
+    ...     generated_with(line.replace(b"1 mine", b"2 mines"), board, Path("board.txt"))
+    ... except ParseError as error:
+    ...     print(error)
+    board.txt, line 1: says 2x2 with 2 mines, the board is 2x2 with 1 mine
     """
     first_line = data.split(b"\n", 1)[0].decode("utf-8-sig", "replace").strip()
-    found = _GENERATED.fullmatch(first_line)
-    if found is None or found["rules"] not in {rule.value for rule in FirstClick}:
+    if not _GENERATED_START.match(first_line):
         return None
-    return FirstClick(found["rules"]), found["click"]
+    found = _GENERATED.fullmatch(first_line)
+    rules = {rule.value: rule for rule in FirstClick}
+    if found is None or found["rules"] not in rules:
+        raise ParseError(f"not the line generate writes above a board: \"# WxH, N mines, rules "
+                         f"R, first click ROW,COL, seed S\", R one of {', '.join(rules)}",
+                         line=1, source=str(source))
+    size = (int(found["width"]), int(found["height"]), int(found["mines"]))
+    if size != (board.width, board.height, board.mine_count):
+        raise ParseError(f"says {size[0]}x{size[1]} with {text.quantity(size[2], 'mine')}, the "
+                         f"board is {board.width}x{board.height} with "
+                         f"{text.quantity(board.mine_count, 'mine')}", line=1, source=str(source))
+    return rules[found["rules"]], found["click"]
 
 
 @app.command()
@@ -815,7 +840,7 @@ def solvable(
     with user_errors():
         data = read_bytes(board_file)  # once: the line above the board is read from it too
         board = load_board(board_file, "solvable", data)
-        generated = generated_with(data)
+        generated = generated_with(data, board, board_file)
         if rules is None:
             rules = generated[0] if generated is not None else FirstClick.SAFE_CELL
         from_file = False

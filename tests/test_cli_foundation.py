@@ -190,8 +190,31 @@ def test_solvable_reads_the_board_once_and_names_where_a_bad_click_came_from(tmp
     assert json.loads(run("solvable", bom, "--json").stdout)["first_click"] == [4, 4]
     # A click off the board from the line: named, whatever the file's name holds ({} too).
     odd = tmp_path / "b_{x}{}.txt"
-    odd.write_text("# 9x9, 10 mines, rules safe-opening, first click 40,4, seed 7\n..*\n...\n")
+    odd.write_text("# 3x2, 1 mine, rules safe-opening, first click 40,4, seed 7\n..*\n...\n")
     result = run("solvable", odd)
     assert result.exit_code == 2
     assert result.stderr == f"error: the first click 40,4 of {odd}'s first line is off the 3x2 " \
                             "board\n"
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("# 3x2, 1 mine, rules bogus, first click 1,1, seed 1", "R one of unsafe, safe-cell"),
+    ("# 3x2, 1 mine, rules safe-cell, first click -1,9, seed 1", "not the line generate"),
+    ("# 3x2, 7 mines, rules safe-cell, first click 1,1, seed 1",
+     "says 3x2 with 7 mines, the board is 3x2 with 1 mine"),
+    ("# 9x9, 1 mine, rules safe-cell, first click 1,1, seed 1", "the board is 3x2 with 1 mine"),
+])
+def test_solvable_names_a_line_above_the_board_it_cannot_follow(tmp_path, line, fragment):
+    # It was passed over, and the board played under safe-cell from 0,0 without a word.
+    path = tmp_path / "b.txt"
+    path.write_text(f"{line}\n..*\n...\n")
+    result = run("solvable", path)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: {path}, line 1: ") and fragment in result.stderr
+
+
+def test_solvable_passes_over_a_comment_of_its_own_above_the_board(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("# 3x2, my hardest board\n..*\n...\n")
+    result = run("solvable", path, "--json")
+    assert result.stderr == "" and json.loads(result.stdout)["first_click"] == [0, 0]
