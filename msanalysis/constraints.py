@@ -236,7 +236,7 @@ def build(position: Position, *, ignore_flags: bool = False,
             total = position.total_mines
             mines = f"{total} mine{'s' if total != 1 else ''}"
             if ignore_flags or shown > total:
-                message = f"{shown} shown mines, more than the {mines} on the board"
+                message = f"{quantity(shown, 'shown mine')}, more than the {mines} on the board"
             else:
                 flags = known_count - shown
                 message = (f"the flags outnumber the mines: {flags} flag{'s' if flags != 1 else ''}"

@@ -351,6 +351,15 @@ def quantity(count: int, noun: str, plural_form: str | None = None) -> str:
     return f"{count} {plural(count, noun, plural_form)}"
 
 
+def mines_do_not_fit(mines: int, where: str) -> str:
+    """The message for more mines than ``where`` (a board, some cells) can hold.
+
+    >>> mines_do_not_fit(1, "0 cells"), mines_do_not_fit(82, "a 9x9 board")
+    ('1 mine does not fit on 0 cells', '82 mines do not fit on a 9x9 board')
+    """
+    return f"{quantity(mines, 'mine')} {plural(mines, 'does', 'do')} not fit on {where}"
+
+
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
     """``noun`` or its plural, as ``count`` asks (the number itself is not written).
 

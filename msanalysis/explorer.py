@@ -40,6 +40,7 @@ from msanalysis.errors import (
     InvalidInput,
     MsanalysisError,
     WrongType,
+    mines_do_not_fit,
 )
 from msanalysis.exact import fraction_text, magnitude
 from msanalysis.formats import read_any
@@ -395,7 +396,7 @@ class Explorer(anywidget.AnyWidget):
         states[:h, :w] = old[:h, :w]
         mines = self._position.total_mines
         if mines is not None and mines > states.size:
-            raise InvalidInput(f"{mines} mines do not fit on a {width}x{height} board")
+            raise InvalidInput(mines_do_not_fit(mines, f"a {width}x{height} board"))
         self._edit(Position(states, mines), full=True)
 
     def set_mines(self, mines: int | None) -> None:

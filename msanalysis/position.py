@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
-from msanalysis.errors import InvalidInput, ParseError, check_type
+from msanalysis.errors import InvalidInput, ParseError, check_type, mines_do_not_fit, quantity
 from msanalysis.files import lines_of, read_text, write_file
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
@@ -83,7 +83,7 @@ class Position:
             if total_mines < 0:
                 raise InvalidInput(f"the mine count cannot be negative, got {total_mines}")
             if total_mines > array.size:
-                raise InvalidInput(f"{total_mines} mines do not fit on {array.size} cells")
+                raise InvalidInput(mines_do_not_fit(total_mines, f"{array.size} cells"))
         array.setflags(write=False)
         self._states = array
         self._total_mines = total_mines
@@ -166,10 +166,11 @@ class Position:
             if mines < 0:
                 raise ParseError(f"the mine count cannot be negative, got {mines}")
             if mines > states.size:
-                raise ParseError(f"{mines} mines do not fit on {states.size} cells")
+                raise ParseError(mines_do_not_fit(mines, f"{states.size} cells"))
             shown = int(np.count_nonzero(states == MINE))
             if shown > mines:
-                raise ParseError(f"{shown} shown mines, more than the {mines} mines on the board")
+                raise ParseError(f"{quantity(shown, 'shown mine')}, more than the "
+                                 f"{quantity(mines, 'mine')} on the board")
         return cls(states, mines)
 
     def to_text(self) -> str:
@@ -233,7 +234,7 @@ class Position:
         if mines < 0:
             raise ParseError(f"the mine count cannot be negative, got {mines}")
         if mines > width * height:
-            raise ParseError(f"{mines} mines do not fit on {width * height} cells", line=1)
+            raise ParseError(mines_do_not_fit(mines, f"{width * height} cells"), line=1)
         return cls(rows, mines)
 
     @classmethod

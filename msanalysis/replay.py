@@ -57,6 +57,7 @@ from msanalysis.errors import (
     as_real,
     check_type,
     printable,
+    quantity,
 )
 from msanalysis.files import read_bytes, write_file
 from msanalysis.game import Game
@@ -460,7 +461,7 @@ def _read_ours(data: bytes, source: str) -> Replay:
         raise fail(f"the layout is {board.width}x{board.height}, the header says "
                    f"{width}x{height}", header_line)
     if board.mine_count != mines:
-        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}",
+        raise fail(f"the layout has {quantity(board.mine_count, 'mine')}, the header says {mines}",
                    header_line)
     rules = field_of("rules", str, optional=True)
     if rules is not None and rules not in RULES:
@@ -607,7 +608,7 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
         raise fail(f"the layout is not the {columns}x{rows} board the header gives")
     board = Board(np.array(layout, dtype=np.int64) == -1)
     if board.mine_count != mines:
-        raise fail(f"the layout has {board.mine_count} mines, the header says {mines}")
+        raise fail(f"the layout has {quantity(board.mine_count, 'mine')}, the header says {mines}")
     pixels = data["pixels"]
     states = np.full((rows, columns), 10, dtype=np.int64)  # ms-toollib's game board, covered
     actions: list[Action] = []

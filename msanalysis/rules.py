@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
-from msanalysis.errors import InvalidInput
+from msanalysis.errors import InvalidInput, mines_do_not_fit
 
 __all__ = [
     "DIFFICULTIES",
@@ -223,8 +223,8 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
 
     if rule in (FirstClick.UNSAFE, FirstClick.WINDOWS_XP):
         if mines > cells:
-            raise InvalidInput(f"{mines} mines do not fit on a {width}x{height} board "
-                             f"({cells} cells)")
+            raise InvalidInput(mines_do_not_fit(mines, f"a {width}x{height} board ({cells} "
+                                                       "cells)"))
         if rule is FirstClick.WINDOWS_XP and first_click is not None and mines == cells:
             raise InvalidInput(f"windows-xp needs a free cell for the first-click mine: at most "
                              f"{cells - 1} mines on {width}x{height}")
@@ -235,8 +235,8 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         row, col = first_click
         excluded = row * width + col
         if mines > cells - 1:
-            raise InvalidInput(f"{mines} mines do not fit on a {width}x{height} board with the "
-                             f"first click free: at most {cells - 1}")
+            raise InvalidInput(mines_do_not_fit(mines, f"a {width}x{height} board") + " with the "
+                               f"first click free: at most {cells - 1}")
         # Sample over the cells that are not the first click, then map the index past it.
         chosen = [i + (i >= excluded) for i in rng.sample(range(cells - 1), mines)]
     else:  # safe-opening

@@ -49,7 +49,7 @@ def test_override_the_mine_count():
     ("??9\n", 1, 3, "above 8"),
     ("mines: lots\n??\n", 1, None, "expected 'mines: N'"),
     ("??\nmines: 1\n", 2, None, "before the rows"),
-    ("mines: 1\n**\n", None, None, "2 shown mines, more than the 1 mines"),
+    ("mines: 1\n**\n", None, None, "2 shown mines, more than the 1 mine on"),
     ("mines: 5\n??\n", None, None, "do not fit"),
     ("mines: 1\nmines: 2\n??\n", 2, None, "a second 'mines:' header (the first is on line 1)"),
     ("mines: \u0663\n??\n", 1, None, "digits 0-9"),           # an Arabic-Indic three

@@ -30,6 +30,7 @@ from msanalysis.errors import (
     TimeLimitReached,
     check_type,
     deadline_after,
+    quantity,
     seconds_left,
     time_is_up,
     worker_ignores_interrupts,
@@ -389,9 +390,11 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     wanted = "" if grade is None else f" of grade {grade}"
     other = " (generate's method 'adjust', moving mines, works at any density)" \
         if method == "reject" else ""
-    raise InvalidInput(f"no layout of {mines} mines on {width}x{height} that can be won without a "
-                       f"guess{wanted} from {first_click} in {attempts} attempts; try fewer "
-                       f"mines{other}")
+    tries = ([] if grade is None else ["another grade"]) + \
+        ([f"fewer mines{other}"] if mines else [])
+    raise InvalidInput(f"no layout of {quantity(mines, 'mine')} on {width}x{height} that can be "
+                       f"won without a guess{wanted} from {first_click} in {attempts} attempts"
+                       + (f"; try {' or '.join(tries)}" if tries else ""))
 
 
 class _SafeOpening:
