@@ -424,15 +424,30 @@ class Board:
     def from_cells(cls, height: int, width: int, mines: Iterable[Cell]) -> Board:
         """Build a board of ``height x width`` with mines on the given cells.
 
+        Raises
+        ------
+        WrongType
+            When ``mines`` is not an iterable of cells.
+        InvalidInput
+            For a cell off the board, or one given twice (a mine per cell: a list of mines
+            with a repeat is a mistake somewhere, as in an MBF file).
+
         Examples
         --------
         >>> Board.from_cells(2, 3, [(0, 2)]).to_text()
         '..*\\n...'
         """
         width, height = check_size(width, height)
+        if not isinstance(mines, Iterable) or isinstance(mines, (str, bytes)):
+            raise WrongType(f"Board.from_cells takes the mines' cells, (row, col) pairs, got a "
+                            f"{type(mines).__name__}")
         mask = np.zeros((height, width), dtype=bool)
         for cell in mines:
-            mask[as_cell(cell, height, width)] = True
+            place = as_cell(cell, height, width)
+            if mask[place]:
+                raise InvalidInput(f"Board.from_cells: the mine at {place[0]},{place[1]} is given "
+                                   "twice")
+            mask[place] = True
         return cls(mask)
 
     @classmethod

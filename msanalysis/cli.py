@@ -275,11 +275,21 @@ def user_errors() -> Iterator[None]:
     except MsanalysisError as error:
         fail(str(error))
     except FileNotFoundError as error:
-        fail(f"no such file: {error.filename}")
+        fail(_not_found(error.filename))
     except IsADirectoryError as error:
         fail(f"is a directory, not a file: {error.filename}")
     except OSError as error:
         fail(f"{error.filename}: {error.strerror}" if error.filename else _unwritable(error))
+
+
+def _not_found(name: str) -> str:
+    """What is missing when ``name`` cannot be opened: the file, or the folder it would be in.
+
+    >>> _not_found("README.md"), _not_found("no/such/x.svg")
+    ('no such file: README.md', 'no such folder: no/such (for no/such/x.svg)')
+    """
+    folder = Path(name).parent
+    return f"no such file: {name}" if folder.is_dir() else f"no such folder: {folder} (for {name})"
 
 
 def parse_cell(text: str, option: str) -> tuple[int, int]:
@@ -1110,7 +1120,7 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
         _write_guess_files(path, stem or _replay_stem(path), result, positions, pictures,
                            deadline)
     except FileNotFoundError as error:
-        return {"file": file, "error": f"no such file: {error.filename}", "code": EXIT_BAD_INPUT}
+        return {"file": file, "error": _not_found(error.filename), "code": EXIT_BAD_INPUT}
     except IsADirectoryError:
         return {"file": file, "error": f"is a directory, not a replay: {file}",
                 "code": EXIT_BAD_INPUT}

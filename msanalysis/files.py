@@ -10,15 +10,16 @@ writing (a disk that fails or fills up), which Python's leaves unnamed.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from msanalysis.errors import ParseError
+from msanalysis.errors import ParseError, WrongType
 
-__all__ = ["MAX_FILE_BYTES", "decode_text", "limited", "lines_of", "read_bytes", "read_text",
-           "text_of_layout_file", "write_file"]
+__all__ = ["MAX_FILE_BYTES", "check_path", "decode_text", "limited", "lines_of", "read_bytes",
+           "read_text", "text_of_layout_file", "write_file"]
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input: a position of the largest size the toolkit holds (10
@@ -44,6 +45,20 @@ def limited(data: bytes, source: str) -> bytes:
     return data
 
 
+def check_path(path: object) -> None:
+    """Raise :class:`~msanalysis.errors.WrongType` unless ``path`` is a file's path: a ``str``
+    or an ``os.PathLike`` such as :class:`pathlib.Path`.
+
+    >>> check_path("a.txt"); check_path(Path("a.txt"))
+    >>> check_path(None)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: a file's path is a str or a pathlib.Path, got a NoneType
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise WrongType(f"a file's path is a str or a pathlib.Path, got a {type(path).__name__}")
+
+
 def read_bytes(path: str | Path) -> bytes:
     """The bytes of a file (``-``: standard input), reading at most one byte past
     :data:`MAX_FILE_BYTES`.
@@ -63,6 +78,7 @@ def read_bytes(path: str | Path) -> bytes:
     >>> read_bytes(path)
     b'*.\\n..'
     """
+    check_path(path)
     if str(path) == "-":
         return _standard_input()
     with _named(path), open(path, "rb") as stream:
@@ -84,6 +100,7 @@ def write_file(path: str | Path, data: str | bytes) -> None:
     >>> write_file(path, "*.\\n..\\n"); read_text(path)
     '*.\\n..\\n'
     """
+    check_path(path)
     with _named(path):
         if isinstance(data, bytes):
             Path(path).write_bytes(data)
@@ -176,7 +193,21 @@ def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
             raise ParseError(f"not UTF-8 text: byte {data[error.start]:#04x} at offset "
                              f"{error.start} (a .txt file holds rows of cell characters)",
                              source=str(path)) from None
-    return decode_text(data)
+    text = decode_text(data)
+    if text is None and data[:2] in (b"\xff\xfe", b"\xfe\xff") \
+            and _text_in(data, "utf-16") is not None:
+        # Its first bytes would read as an MBF header of a 255x254 board: say what it is.
+        raise ParseError("UTF-16 text: save it as UTF-8", source=str(path))
+    return text
+
+
+def _text_in(data: bytes, encoding: str) -> str | None:
+    """``data`` as text in ``encoding`` when it is printable (line breaks and tabs allowed)."""
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+    return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None
 
 
 def decode_text(data: bytes) -> str | None:
@@ -190,8 +221,4 @@ def decode_text(data: bytes) -> str | None:
     >>> decode_text(b"\\xef\\xbb\\xbf*.")  # a byte order mark first, as Windows Notepad writes
     '*.'
     """
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    return text if all(char.isprintable() or char in "\r\n\t" for char in text) else None
+    return _text_in(data, "utf-8-sig")

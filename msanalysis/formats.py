@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from msanalysis.board import Board
-from msanalysis.files import lines_of, read_bytes, text_of_layout_file
+from msanalysis.files import check_path, lines_of, read_bytes, text_of_layout_file
 from msanalysis.position import Position
 
 __all__ = ["read_any"]
@@ -33,6 +33,7 @@ def read_any(path: str | Path) -> Board | Position:
     >>> read_any(os.path.join(folder, "b.txt"))
     Board.from_text('*.\\n..')
     """
+    check_path(path)
     path = Path(path)
     text = text_of_layout_file(read_bytes(path), path)
     if text is None:

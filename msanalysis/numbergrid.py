@@ -37,7 +37,7 @@ UNKNOWN = -1
 """Clue value of a ``?`` cell in :attr:`NumberGrid.clues`."""
 
 # The start of a Tatham Mosaic game ID, or of the random-seed form of one (10x10#123, 10x10h1#5).
-_TATHAM_START = re.compile(r"\d+x\d+")
+_TATHAM_START = re.compile(r"[0-9]+x[0-9]+")  # ASCII digits, as in a position's header
 
 _HEADER_START = "# msanalysis puzzle:"
 _HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) "

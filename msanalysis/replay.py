@@ -59,7 +59,7 @@ from msanalysis.errors import (
     printable,
     quantity,
 )
-from msanalysis.files import read_bytes, write_file
+from msanalysis.files import check_path, read_bytes, write_file
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import RULES
@@ -747,6 +747,7 @@ def load_replay(path: str | Path, *, format: str | None = None) -> Replay:
     -----
     O(actions x cells) for the play-back checks; a binary file costs one short-lived process.
     """
+    check_path(path)
     source = str(path)
     from_stdin = source == "-"
     path = Path(path)

@@ -232,3 +232,12 @@ def test_cell_tables_are_kept_within_a_bound(monkeypatch):
     cell_table(6, 6)  # 50 + 25 + 36 > 100: the tables kept before are let go
     assert sum(map(len, board_module._tables.values())) == 36
     assert cell_table(5, 10) is not first and cell_table(5, 10) == first
+
+
+def test_from_cells_refuses_what_is_not_a_list_of_distinct_cells():
+    from msanalysis.errors import WrongType
+
+    with pytest.raises(WrongType, match="takes the mines' cells"):
+        Board.from_cells(3, 3, None)
+    with pytest.raises(InvalidInput, match="the mine at 0,0 is given twice"):
+        Board.from_cells(3, 3, [(0, 0), (1, 1), (0, 0)])

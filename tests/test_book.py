@@ -56,3 +56,10 @@ def test_bad_books_say_what_is_wrong(text: str, message: str) -> None:
 def test_unknown_book() -> None:
     with pytest.raises(InvalidInput, match="no book named"):
         OpeningBook.named("nightmare")
+
+
+def test_a_book_path_that_is_not_a_file(tmp_path) -> None:
+    with pytest.raises(InvalidInput, match="and no such file exists"):
+        OpeningBook.load(tmp_path / "missing.json")
+    with pytest.raises(InvalidInput, match="and it is not a file"):
+        OpeningBook.load(tmp_path)

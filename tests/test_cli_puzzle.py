@@ -137,7 +137,7 @@ def test_solve_grids_with_no_or_several_layouts():
     (["solve", "-"], "3x3:a4{", "line 1, column 7: unknown character '{'"),
     (["solve", "-"], "10x10#123", "a random seed, not a game ID"),
     (["solve", "-"], "12\n1x\n", "line 2, column 2: unknown character 'x'"),
-    (["solve", "/no/such/puzzle.txt"], None, "no such file"),
+    (["solve", "/no/such/puzzle.txt"], None, "no such folder: /no/such"),
 ])
 def test_unusable_input_exits_2(args, stdin, words):
     result = run(*args, stdin=stdin)

@@ -92,7 +92,7 @@ def test_stdin():
     (["-", "--rule", "mosaic"], "500\n000\n", "counts 4 cells"),
     (["-", "--limit", "2", "--all"], "0\n", "either --limit N or --all"),
     (["-", "--limit", "0"], "0\n", "--limit must be at least 1"),
-    (["/no/such/grid.txt"], None, "no such file"),
+    (["/no/such/grid.txt"], None, "no such folder: /no/such"),
 ])
 def test_unusable_input_exits_2(args, stdin, words):
     result = run(*args, stdin=stdin)

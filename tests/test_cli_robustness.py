@@ -126,6 +126,15 @@ def test_option_values_beyond_what_can_be_used(args, fragment):
     assert fragment in one_error_line(run(*args, stdin="1?\n"), 2)
 
 
+def test_a_missing_folder_is_named_as_a_folder(tmp_path):
+    missing = tmp_path / "no" / "x.txt"
+    expected = f"error: no such folder: {missing.parent} (for {missing})\n"
+    assert one_error_line(run("generate", "-o", missing), 2) == expected
+    assert one_error_line(run("show", missing), 2) == expected
+    assert one_error_line(run("show", tmp_path / "x.txt"), 2) == \
+        f"error: no such file: {tmp_path / 'x.txt'}\n"
+
+
 def test_a_file_named_dash_is_read_by_a_path_to_it(tmp_path, monkeypatch):
     # "-" alone is standard input; "./-" the file, as for cat.
     (tmp_path / "-").write_text("mines: 1\n1?\n")

@@ -99,3 +99,28 @@ def test_a_mine_file_may_hold_more_flags_than_mines(tmp_path):
     path = tmp_path / "over.mine"
     path.write_text("3x1x1\nFFH\n")
     assert Position.load(path).flags == {(0, 0), (0, 1)}
+
+
+def test_loaders_refuse_what_is_not_a_path_and_say_utf16_is_not_mbf(tmp_path):
+    from msanalysis.errors import WrongType
+    from msanalysis.files import text_of_layout_file
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.replay import load_replay
+
+    for load in (Position.load, Board.load, NumberGrid.load, read_any, load_replay,
+                 Position.from_text("mines: 1\n1?").save):
+        with pytest.raises(WrongType, match="a file's path is a str or a pathlib"):
+            load(None)
+    # Its byte order mark and first letter read as the MBF header of a 255x254 board.
+    utf16 = "mines: 1\n1?\n".encode("utf-16")
+    with pytest.raises(ParseError, match="stdin: UTF-16 text: save it as UTF-8"):
+        text_of_layout_file(utf16, "-")
+    assert text_of_layout_file(Board.from_text("*.\n..").to_mbf(), "-") is None
+
+
+def test_a_tatham_size_is_in_ascii_digits():
+    from msanalysis.numbergrid import NumberGrid
+
+    assert NumberGrid.from_tatham("2x2:1111").to_text() == "11\n11"
+    with pytest.raises(ParseError, match="starts with WxH"):
+        NumberGrid.from_tatham("\uff12x2:1111")  # a full-width 2

@@ -122,8 +122,9 @@ class OpeningBook:
     def load(cls, path: str | Path) -> OpeningBook:
         """Read a book file (a name that is neither a shipped book nor a file says both)."""
         if not Path(path).is_file():
+            there = "it is not a file" if Path(path).exists() else "no such file exists"
             raise InvalidInput(f"no book named {str(path)!r}: the books shipped are "
-                               f"{', '.join(BOOKS)}, and no such file exists")
+                               f"{', '.join(BOOKS)}, and {there}")
         return cls.from_json(read_text(path), source=str(path))
 
     @classmethod
