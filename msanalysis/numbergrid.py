@@ -25,7 +25,7 @@ from msanalysis.board import (
     neighbour_counts,
     oversized,
 )
-from msanalysis.errors import InvalidInput, ParseError, check_type
+from msanalysis.errors import InvalidInput, ParseError, WrongType, check_type
 from msanalysis.files import lines_of, read_text
 
 __all__ = ["RULES", "UNKNOWN", "NumberGrid", "puzzle_header", "read_with_header"]
@@ -208,7 +208,14 @@ class NumberGrid:
             except TypeError:
                 raise InvalidInput(f"a number grid needs rows of numbers, got a "
                                    f"{type(clues).__name__}") from None
+            for row, values in enumerate(clues):
+                for col, value in enumerate(values):
+                    if isinstance(value, (bool, np.bool_)):  # numpy would read it as 0 or 1
+                        raise WrongType(f"a number grid holds numbers (None for no clue), got "
+                                        f"{value} at ({row}, {col})")
         array = integer_grid(clues, "a number grid")
+        if array.dtype.kind == "b":
+            raise WrongType("a number grid holds numbers (None for no clue), got booleans")
         height, width = array.shape
         bad = (array < UNKNOWN) | (array > capacity(height, width, rule))
         if bad.any():

@@ -452,3 +452,13 @@ def test_counting_every_layout_has_a_bound(monkeypatch):
     with pytest.raises(AnalysisTooHard, match="more than 20 layouts in one part of the grid"):
         reconstruct(grid, rule="mosaic", limit=None)
     assert reconstruct(grid, rule="mosaic", limit=1000).count >= 1000
+
+
+def test_a_boolean_is_not_a_clue():
+    # numpy reads True beside numbers as 1: refused, as a boolean count is elsewhere.
+    from msanalysis.errors import WrongType
+
+    with pytest.raises(WrongType, match=r"got True at \(0, 0\)"):
+        reconstruct([[True, 1, 1]])
+    with pytest.raises(WrongType, match="got booleans"):
+        reconstruct(np.array([[True, False]]))
