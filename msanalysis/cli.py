@@ -1101,11 +1101,12 @@ def _write_guess_files(path: Path, stem: str, result, positions: str | None,
             write_file(Path(pictures) / f"{name}.svg", svg.board(analysis, highlight=marked))
 
 
-def _replay_report(file: str, positions: str | None = None, pictures: str | None = None,
-                   time_limit: float = 600.0, format: str | None = None,
-                   stem: str | None = None) -> dict:
+def _replay_report(file: str, stem: str, positions: str | None = None,
+                   pictures: str | None = None, time_limit: float = 600.0,
+                   format: str | None = None) -> dict:
     """Load and judge one replay: ``{"file", "text", "json", "row"}`` or ``{"file", "error",
-    "code"}`` (the exit status it calls for).
+    "code"}`` (the exit status it calls for). Its pictures and positions are named after
+    ``stem`` (see :func:`_output_stems`).
 
     Runs in worker processes too: every failure comes back as a message.
     """
@@ -1117,8 +1118,7 @@ def _replay_report(file: str, positions: str | None = None, pictures: str | None
         replay = load_replay(path, format=format)
         deadline = deadline_after(time_limit)
         result = analyze_replay(replay, time_limit=time_limit)
-        _write_guess_files(path, stem or _replay_stem(path), result, positions, pictures,
-                           deadline)
+        _write_guess_files(path, stem, result, positions, pictures, deadline)
     except FileNotFoundError as error:
         return {"file": file, "error": _not_found(error.filename), "code": EXIT_BAD_INPUT}
     except IsADirectoryError:
@@ -1148,9 +1148,9 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         from distributed import as_completed
         futures = []
         try:
-            futures = client.map(_replay_report, files, [positions] * len(files),
+            futures = client.map(_replay_report, files, stems, [positions] * len(files),
                                  [pictures] * len(files), [time_limit] * len(files),
-                                 [format] * len(files), stems, pure=False)
+                                 [format] * len(files), pure=False)
             for future in as_completed(futures):
                 future.result()  # a worker's failure shows now
                 yield {"progress": True}
@@ -1162,7 +1162,7 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
         return
     if jobs == 1 or len(files) == 1:
         for file, stem in zip(files, stems):
-            yield _replay_report(file, positions, pictures, time_limit, format, stem)
+            yield _replay_report(file, stem, positions, pictures, time_limit, format)
         return
     import multiprocessing
     from functools import partial
@@ -1175,8 +1175,7 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
 
 def _replay_report_of(file_and_stem: tuple[str, str], **options: Any) -> dict:
     """:func:`_replay_report` of a ``(file, stem)`` pair, for a pool's ``imap``."""
-    file, stem = file_and_stem
-    return _replay_report(file, stem=stem, **options)
+    return _replay_report(*file_and_stem, **options)
 
 
 class ReplayFormat(StrEnum):
