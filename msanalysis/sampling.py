@@ -97,9 +97,9 @@ class LayoutSampler:
                 polynomial[mines] = running
             self._ways.append(ways)
             polynomials.append(polynomial)
-        sea = len(constraints.sea)
-        # after[i][m]: the ways components i.. and the sea hold m mines together.
-        after: list[dict[int, int]] = [{m: comb(sea, m) for m in range(sea + 1)}]
+        # after[i][m]: the ways components i.. and the sea hold m mines together, for the m up
+        # to the mines left (a large sea with few mines is common on large boards).
+        after: list[dict[int, int]] = [_sea_ways(len(constraints.sea), constraints.remaining)]
         for polynomial in reversed(polynomials):
             product: dict[int, int] = {}
             for a, x in polynomial.items():
@@ -156,6 +156,19 @@ class LayoutSampler:
         return frozenset(mines)
 
 
+def _sea_ways(sea: int, most: int) -> dict[int, int]:
+    """``{m: comb(sea, m)}`` for ``m`` from 0 to ``min(sea, most)``, each from the one before.
+
+    >>> _sea_ways(4, 2), _sea_ways(2, 5)
+    ({0: 1, 1: 4, 2: 6}, {0: 1, 1: 2, 2: 1})
+    """
+    ways, way = {}, 1
+    for m in range(min(sea, most) + 1):
+        ways[m] = way
+        way = way * (sea - m) // (m + 1)
+    return ways
+
+
 def _assignments(constraints: Constraints, component: Component,
                  limit: int) -> list[tuple[int, ...]]:
     """Every way to give the component's boxes mines that meets its clues (mines per box)."""
@@ -168,29 +181,44 @@ def _assignments(constraints: Constraints, component: Component,
     for c, clue in enumerate(clues):
         for j in clue.boxes:
             clues_of[local[j]].append(c)
-    values = [0] * len(sizes)
+    count = len(sizes)
+    if not count:
+        return [()]
+    # Depth first over the boxes, a box's mines in increasing order, with the boxes' states on
+    # lists rather than the call stack (a component may have thousands of boxes).
+    values, high, placed = [0] * count, [0] * count, [False] * count
     found: list[tuple[int, ...]] = []
 
-    def place(b: int) -> None:
-        if b == len(sizes):
+    def enter(b: int) -> None:
+        """Start box ``b``: the range its mines may take now, and its room taken."""
+        mine = clues_of[b]
+        low = max([0] + [need[c] - room[c] + sizes[b] for c in mine])
+        high[b] = min([sizes[b]] + [need[c] for c in mine])
+        for c in mine:
+            room[c] -= sizes[b]
+        values[b], placed[b] = low - 1, False
+
+    enter(0)
+    b = 0
+    while b >= 0:
+        mine = clues_of[b]
+        if placed[b]:
+            for c in mine:
+                need[c] += values[b]
+        k = values[b] + 1
+        if k > high[b]:  # every value of box b tried: back to the box before
+            for c in mine:
+                room[c] += sizes[b]
+            b -= 1
+            continue
+        values[b], placed[b] = k, True
+        for c in mine:
+            need[c] -= k
+        if b + 1 < count:
+            b += 1
+            enter(b)
+        else:
             found.append(tuple(values))
             if len(found) > limit:
                 raise AnalysisTooHard(f"more than {limit} ways to place mines on the frontier")
-            return
-        mine = clues_of[b]
-        low = max([0] + [need[c] - room[c] + sizes[b] for c in mine])
-        high = min([sizes[b]] + [need[c] for c in mine])
-        for c in mine:
-            room[c] -= sizes[b]
-        for k in range(low, high + 1):
-            values[b] = k
-            for c in mine:
-                need[c] -= k
-            place(b + 1)
-            for c in mine:
-                need[c] += k
-        for c in mine:
-            room[c] += sizes[b]
-
-    place(0)
     return found

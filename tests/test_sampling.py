@@ -116,3 +116,14 @@ def test_a_box_of_one_mine_takes_what_sample_would_from_the_generator() -> None:
             assert by_sample.sample(box, 1) == [box[by_randrange.randrange(size)]]
             assert by_sample.sample(box, 0) == []
             assert by_sample.getstate() == by_randrange.getstate()
+
+
+def test_a_component_of_thousands_of_boxes_and_a_large_sea_with_few_mines():
+    # Each box was a level of recursion (past Python's limit of 1,000), and the sea's ways were
+    # worked out for every number of mines it could hold, not only up to the mines left.
+    chain = Position.from_text("mines: 1000\n" + "?" * 3000 + "\n" + "1" * 3000 + "\n"
+                               + "0" * 3000)
+    sampler = LayoutSampler(build(chain))
+    assert sampler.solutions == 1 and len(sampler.draw(random.Random(1))) == 1000
+    sea = LayoutSampler(build(Position.from_text("mines: 2\n" + "\n".join(["?" * 300] * 300))))
+    assert sea.solutions == 90000 * 89999 // 2

@@ -90,7 +90,7 @@ class BestStrategy(ForcedFirst):
     Each turn it reveals every forced safe cell (in :func:`autoplay`, the cells a single number
     decides first, without an analysis: see :meth:`obvious`). When a guess is required:
 
-    1. *Endgame*: when at most ``endgame_layouts`` layouts are left,
+    1. *Endgame* (at most 1,000 unknown cells): when at most ``endgame_layouts`` layouts are left,
        :class:`~msanalysis.play.endgame.Endgame` lists them and searches the sequence of clicks
        that wins most often; its first click is played. When more are left but at most
        ``drawn_endgame``, the same search runs on ``drawn_layouts`` layouts drawn uniformly
@@ -284,7 +284,9 @@ class BestStrategy(ForcedFirst):
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the endgame search's first click, over every layout left when few are, or
         over layouts drawn from them when at most ``drawn_endgame`` are."""
-        if analysis.constraints.remaining is None:
+        constraints = analysis.constraints
+        unknown = len(constraints.sea) + sum(len(c.cells) for c in constraints.components)
+        if constraints.remaining is None or unknown > _MOST_ENDGAME_CELLS:
             return None
         solutions = analysis.solutions
         search = self.endgame_search(solutions)
@@ -408,6 +410,12 @@ def _drawn(analysis: Any, count: int) -> list[tuple[Cell, ...]] | None:
 _MOST_LAYOUTS = 100_000
 """The most layouts an endgame search may be given: each is a row of its tables and a bit of
 every set it remembers."""
+
+_MOST_ENDGAME_CELLS = 1000
+"""The most unknown cells an endgame search is run on (an expert board has 480 cells): its tables
+hold a row per layout and a column per cell, and a square table of the cells' neighbours, so a
+large board with few mines left (a 100x100 one with two, 10,000 layouts) would take minutes and
+gigabytes; the look ahead guesses there instead."""
 
 _MOST_NODES = 10_000_000
 """The most sets of layouts an endgame search may solve: each is remembered."""
