@@ -70,6 +70,33 @@ def test_paired_counts_games_won_by_one_side_only():
     assert Paired(9, 3, 3, 0, 0).p_value == 1.0
 
 
+def test_the_sign_test_against_the_sum_of_exact_binomial_coefficients():
+    from fractions import Fraction
+
+    for only_a in range(0, 90, 3):
+        for only_b in range(0, 90, 2):
+            n, low = only_a + only_b, min(only_a, only_b)
+            exact = Fraction(2 * sum(math.comb(n, k) for k in range(low + 1)), 2 ** n) if n \
+                else Fraction(1)
+            p = Paired(n, 0, 0, only_a, only_b).p_value
+            assert p == pytest.approx(float(min(exact, Fraction(1))), rel=1e-11)
+    # A split of 30,000 each way took minutes summing integers.
+    assert Paired(10**6, 0, 0, 30_000, 30_000).p_value == 1.0
+    assert 0 < Paired(10**7, 0, 0, 2_000_000, 2_010_000).p_value < 1e-5
+
+
+@pytest.mark.parametrize("counts", [(-2, 0, 0, 0, 0), (10, 20, 5, 3, 0), (10, 5, 5, 6, 6),
+                                    (10, 5, 5, 1.5, 0)])
+def test_paired_refuses_counts_that_cannot_be(counts):
+    with pytest.raises(InvalidInput):
+        Paired(*counts)
+
+
+def test_wilson_interval_refuses_more_wins_than_games():
+    with pytest.raises(InvalidInput, match="wins is a whole number from 0 to 3"):
+        wilson_interval(5, 3)
+
+
 @pytest.mark.parametrize(("games", "a_only", "b_only"),
                          [(400, 0.05, 0.07), (4000, 0.06, 0.055), (200, 0.002, 0.01)])
 def test_paired_interval_covers_the_true_difference_95_times_in_100(games, a_only, b_only):
@@ -203,3 +230,11 @@ def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds(tmp_path, cap
     assert stopped.value.code == 2
     assert capsys.readouterr().err == (f"error: {bad}: not a results file (a line is not a "
                                        "chunk with seeds, games and wins)\n")
+
+
+@pytest.mark.parametrize("options", [{"jobs": True}, {"jobs": 1.5}, {"jobs": 2, "chunk": -1},
+                                     {"jobs": 2, "chunk": 0}])
+def test_run_games_refuses_jobs_and_chunks_that_are_no_counts(options):
+    # A chunk of -1 played no game at all, and said nothing.
+    with pytest.raises(InvalidInput):
+        list(run_games(PlaySpec(9, 9, 10, strategy="paper"), 3, **options))

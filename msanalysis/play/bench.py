@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msanalysis.board import Cell, as_int
+from msanalysis.board import Cell, as_count, as_int
 from msanalysis.errors import (
     InvalidInput,
     WrongType,
@@ -236,6 +236,7 @@ def check_jobs(jobs: int) -> None:
 
     >>> check_jobs(2)
     """
+    as_int(jobs, "--jobs")  # not a bool, a float or a string
     if not 1 <= jobs <= MAX_JOBS:
         raise InvalidInput(f"--jobs takes 1 to {MAX_JOBS} local worker processes, got {jobs}")
 
@@ -281,6 +282,8 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     if first is None:
         raise InvalidInput("games are played from a seed: give the first game's")
     check_jobs(jobs)
+    if chunk is not None:
+        chunk = as_count(chunk, "chunk", 1)
     seeds = range(first, first + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk, replays)
@@ -374,12 +377,39 @@ class Paired:
     only_a: int
     only_b: int
 
+    def __post_init__(self) -> None:
+        games = as_count(self.games, "Paired's games")
+        for name in ("wins_a", "wins_b", "only_a", "only_b"):
+            as_count(getattr(self, name), f"Paired's {name}", 0, games)
+        if self.only_a + self.only_b > games:
+            raise InvalidInput(f"Paired: {self.only_a} + {self.only_b} games won by one side "
+                               f"only, more than the {games} played")
+
     @property
     def p_value(self) -> float:
-        """Two-sided exact binomial p-value of the split ``only_a : only_b`` under 1/2."""
-        n = self.only_a + self.only_b
-        tail = sum(math.comb(n, k) for k in range(min(self.only_a, self.only_b) + 1))
-        return min(1.0, 2 * tail / 2 ** n) if n else 1.0
+        """Two-sided exact binomial p-value of the split ``only_a : only_b`` under 1/2.
+
+        The tail is summed in floating point from its largest term down, each term from the one
+        before, until the rest cannot change the sum: to about twelve digits, in time that
+        grows with the square root of the games that differ (a sum of exact binomial
+        coefficients took 23 s for a split of 10,000 : 10,000).
+
+        >>> f"{Paired(100, 0, 0, 2, 8).p_value:.12f}", 2 * (1 + 10 + 45) / 2 ** 10
+        ('0.109375000000', 0.109375)
+        """
+        n, low = self.only_a + self.only_b, min(self.only_a, self.only_b)
+        if 2 * low >= n:
+            return 1.0  # an even split, or no game differs
+        # log of C(n, low) / 2^n, the largest term of the tail
+        scale = math.lgamma(n + 1) - math.lgamma(low + 1) - math.lgamma(n - low + 1) \
+            - n * math.log(2)
+        total, term = 0.0, 1.0
+        for k in range(low, -1, -1):
+            total += term
+            term *= k / (n - k + 1)  # C(n, k - 1) / C(n, k)
+            if term < total * 1e-17:
+                break
+        return min(1.0, 2 * math.exp(scale) * total)
 
     def interval(self, z: float = _Z95) -> tuple[float, float]:
         """An interval for B's win rate minus A's (95% by default), from these games.
@@ -434,6 +464,8 @@ def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, floa
     >>> wilson_interval(0, 0)
     (0.0, 1.0)
     """
+    games = as_count(games, "games")
+    wins = as_count(wins, "wins", 0, games)
     if games == 0:
         return (0.0, 1.0)
     p = wins / games
