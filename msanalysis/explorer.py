@@ -33,13 +33,15 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 from msanalysis import svg
 from msanalysis.analysis import Analysis, analyze
-from msanalysis.board import Board, Cell, as_cell, as_int, check_size
+from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
 from msanalysis.errors import (
+    AnalysisTooHard,
     IllegalMove,
     InconsistentPosition,
     InvalidInput,
     MsanalysisError,
     WrongType,
+    check_flag,
     mines_do_not_fit,
 )
 from msanalysis.exact import fraction_text, magnitude
@@ -58,6 +60,10 @@ MODES = ("play", "edit", "replay")
 
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds of exact counting per position; past it the analysis shows forced cells only."""
+
+REPLAY_TIME_LIMIT = 60.0
+"""Seconds to judge a replay as it is loaded (a real game takes well under one); past them
+loading stops with :class:`~msanalysis.errors.TimeLimitReached`, and what was shown stays."""
 
 _STATE_CHAR = {HIDDEN: "?", FLAG: "F", MINE: "*", **{n: str(n) for n in range(9)}}
 _CHAR_STATE = {char: state for state, char in _STATE_CHAR.items()}
@@ -158,6 +164,14 @@ class Explorer(anywidget.AnyWidget):
     def __init__(self, source: Any = None, *, mode: str | None = None, overlays: bool = True,
                  cell_size: int = svg.DEFAULT_CELL_SIZE,
                  analyser: Callable[..., Analysis] | None = None) -> None:
+        # Checked here: traitlets would raise its own TraitError, or take a size of 0.
+        check_flag(overlays, "overlays")
+        cell_size = as_count(cell_size, "cell_size", 1, 1000)
+        if mode is not None and mode not in MODES:
+            raise InvalidInput(f"mode is one of {', '.join(MODES)}, got {mode!r}")
+        if analyser is not None and not callable(analyser):
+            raise WrongType(f"analyser is a function of a position and ignore_flags, got a "
+                            f"{type(analyser).__name__}")
         # Set before the widget opens its channel: the first state sent reads them.
         self.analyser = analyser or (lambda position, ignore_flags: analyse(
             position, ignore_flags=ignore_flags))
@@ -257,8 +271,11 @@ class Explorer(anywidget.AnyWidget):
             ReplayError, a ParseError too).
         OSError
             For a file that cannot be read.
+        TimeLimitReached
+            When judging a replay takes longer than :data:`REPLAY_TIME_LIMIT`.
+
+        Whatever it raises, what was shown before stays.
         """
-        self._game, self._replay_source, self._judged = None, None, None
         if isinstance(source, os.PathLike):
             path = Path(source)
             source = (load_replay(path) if path.suffix.lower() in REPLAY_SUFFIXES
@@ -267,11 +284,18 @@ class Explorer(anywidget.AnyWidget):
             source = Position.from_text(source)
         if isinstance(source, Board):
             source = Game(source)
+        judged = None
         if isinstance(source, ReplayAnalysis):
-            self._judged, source = source, source.replay
+            judged, source = source, source.replay
+        if isinstance(source, Replay):
+            judged = judged or analyze_replay(source, time_limit=REPLAY_TIME_LIMIT)
+        elif not isinstance(source, (Game, Position)):
+            raise WrongType(f"cannot explore a {type(source).__name__}: expected a Position, "
+                            "Game, Board, Replay or ReplayAnalysis")
+        # Nothing is refused past here: what was shown stays until then.
+        self._game, self._replay_source, self._judged = None, None, judged
         if isinstance(source, Replay):
             self._replay_source = source
-            self._judged = self._judged or analyze_replay(source)
             self._replay = [self._action_info(index, action.kind, action.cell)
                             for index, action in enumerate(source.actions)]
             with self.hold_sync():
@@ -284,11 +308,8 @@ class Explorer(anywidget.AnyWidget):
         if isinstance(source, Game):
             self._game = source
             self._show(source.position(), full=True)
-        elif isinstance(source, Position):
-            self._show(source, full=True)
         else:
-            raise WrongType(f"cannot explore a {type(source).__name__}: expected a Position, "
-                            "Game, Board, Replay or ReplayAnalysis")
+            self._show(source, full=True)
         if self.mode == "replay":
             self.mode = "play"
 
@@ -509,6 +530,8 @@ class Explorer(anywidget.AnyWidget):
             self._analysis = self.analyser(position, ignore_flags)
         except InconsistentPosition as error:
             self._inconsistency = error
+        except AnalysisTooHard as error:  # refused before any counting: too large for the time
+            stopped = str(error)
         chars, keys, table, extras = self._encode(position, ignore_flags)
         if self._analysis is not None and not self._analysis.exact:
             stopped = self._analysis.stopped
@@ -595,7 +618,10 @@ class Explorer(anywidget.AnyWidget):
         analysis = self._analysis
         if self._inconsistency is not None:
             parts.append(f"no layout fits: {self._inconsistency}")
-        elif analysis is not None:
+        elif analysis is None:
+            if stopped is not None:
+                parts.append(f"no analysis ({stopped})")
+        else:
             if analysis.exact:
                 count = analysis.solutions
                 parts.append(f"{magnitude(count, digits=16)} layout{'s' if count != 1 else ''}")

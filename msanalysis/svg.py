@@ -20,13 +20,14 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, neighbour_counts
-from msanalysis.errors import InvalidInput, WrongType
+from msanalysis.errors import InvalidInput, WrongType, as_real
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -34,7 +35,7 @@ from msanalysis.puzzle import Puzzle
 from msanalysis.reconstruction import Reconstruction
 
 __all__ = ["DEFAULT_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "PALETTE", "SYMBOLS",
-           "Svg", "board", "probability_colour", "replay"]
+           "Svg", "board", "cell_size", "probability_colour", "replay"]
 
 
 class Svg(str):
@@ -564,6 +565,23 @@ def _legend(canvas: _Canvas, items: list[tuple[str, str]], note: str | None,
     return used_width, y + box - top + 10.0
 
 
+def cell_size(size: Any) -> float:
+    """A picture's cell size in pixels: ``size`` (a positive real number; ``None``, the
+    default :data:`DEFAULT_CELL_SIZE`), as a float.
+
+    >>> cell_size(None), cell_size(10)
+    (26.0, 10.0)
+    >>> cell_size("10")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: size must be a positive number of pixels, got '10'
+    """
+    cell = float(DEFAULT_CELL_SIZE) if size is None else as_real(size)
+    if not cell > 0 or math.isinf(cell):
+        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
+    return cell
+
+
 def board(obj, *, size: float | None = None, probabilities=None, highlight: Iterable = (),
           explanation=None, coordinates: bool = True, legend: bool | None = None,
           solution: bool = False) -> Svg:
@@ -632,9 +650,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     scene = _scene(obj, solution)
     if probabilities is not None:
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
-    cell = float(DEFAULT_CELL_SIZE if size is None else size)
-    if not cell > 0 or math.isinf(cell):
-        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
+    cell = cell_size(size)
     marked = sorted({_cell_of(item) for item in highlight})
     explained = _explanation_parts(explanation, obj)
     for row, col in marked + ([explained[0]] + explained[2] if explained else []):
@@ -717,9 +733,7 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
     states = np.array(final.states)
     if analysis.status == "won":
         states[(states == HIDDEN) & layout.mask] = FLAG
-    cell = float(DEFAULT_CELL_SIZE if size is None else size)
-    if not cell > 0 or math.isinf(cell):
-        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
+    cell = cell_size(size)
     guesses = [j for j in analysis.judgements if j.verdict in ("guess", "needless", "blunder")]
     scene = _Scene(final.height, final.width, states, None)
     canvas = _Canvas(scene, cell, coordinates)

@@ -338,3 +338,38 @@ def test_sizes_and_counts_are_whole_numbers_not_truncated(edit):
     explorer = Explorer(Position.from_text("mines: 1\n?1.\n?1."), mode="edit")
     with pytest.raises(InvalidInput, match="must be a whole number"):
         edit(explorer)
+
+
+def test_an_analysis_refused_leaves_the_explorer_whole():
+    # Refused before any counting (the position too large for the time): the board is shown
+    # with no analysis, and the summary says why.
+    from msanalysis.errors import TimeLimitReached
+
+    def refusing(position, ignore_flags):
+        if position.shape[0] > 2:
+            raise TimeLimitReached("too large for the time limit")
+        return analyze(position, ignore_flags=ignore_flags)
+
+    explorer = Explorer("??\n11", analyser=refusing)
+    explorer.resize(5, 5)
+    assert explorer.position.shape == (5, 5) and explorer.analysis is None
+    assert explorer.get_state()["_board"]["width"] == 5
+    assert "no analysis (too large for the time limit)" in explorer.summary
+
+
+def test_a_failed_load_keeps_the_game_shown():
+    explorer = Explorer(Board.from_text("*..\n...\n..."))
+    game = explorer.game
+    with pytest.raises(InvalidInput, match="cannot explore a int"):
+        explorer.load(42)
+    assert explorer.game is game
+    explorer.reveal((2, 2))
+    assert explorer.game.status.value == "won"
+
+
+@pytest.mark.parametrize("options", [{"mode": "bogus"}, {"cell_size": "x"}, {"cell_size": 0},
+                                     {"overlays": "no"}, {"analyser": 5}])
+def test_the_explorer_checks_its_options_itself(options):
+    # traitlets raised its own TraitError (no error of ours), and took a cell size of 0.
+    with pytest.raises(InvalidInput):
+        Explorer(**options)

@@ -163,8 +163,9 @@ def test_size_is_the_cell_side_in_pixels():
     root = parse(svg.board(Board.from_text("..\n.*\n.."), size=30, coordinates=False))
     assert root.get("width") == str(2 * 30 + 1) and root.get("height") == str(3 * 30 + 1)
     assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
-    with pytest.raises(ValueError, match="positive"):
-        svg.board(LAYOUT, size=0)
+    for size in (0, "abc", 10**400, True):  # a string and a huge int raised Python's own errors
+        with pytest.raises(ValueError, match="positive"):
+            svg.board(LAYOUT, size=size)
 
 
 def test_other_objects_are_refused():
