@@ -47,6 +47,17 @@ def test_shipped_books_read(name: str) -> None:
     ('{"entries": [{"position": "mines: 1\\n??\\n1?"}]}', "entry 1"),
     ('{"entries": [{"position": "mines: 1\\n??\\n1?", "guess": [1, 0], "base": [0, 0], '
      '"wins": {}, "played": {}, "p": 1}]}', "not a hidden cell"),
+    # These raised RecursionError, Python's digit limit, or took a float cell for a whole one.
+    ("[" * 100_000, "not JSON"),
+    ('{"entries": [], "x": 1' + "0" * 5000 + "}", "not JSON"),
+    ('{"entries": [], "about": 5}', "about"),
+    ('{"entries": [{"position": "mines: 1\\n??\\n1?", "guess": [0.4, 1.9], "base": [0, 0], '
+     '"wins": {}, "played": {}, "p": 1}]}', "entry 1: .*whole number"),
+    ('{"entries": [{"position": "mines: 1\\n??\\n1?", "guess": [0, 0], "base": [0, 0], '
+     '"wins": {}, "played": {}, "p": -3}]}', "p is a probability"),
+    ('{"entries": [' + ", ".join(['{"position": "mines: 1\\n??\\n1?", "guess": [0, 0], '
+                                  '"base": [0, 0], "wins": {}, "played": {}, "p": 1}'] * 2)
+     + "]}", "entry 2: its position is an earlier entry's"),
 ])
 def test_bad_books_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ParseError, match=message):

@@ -18,8 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from msanalysis.board import Cell
-from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.board import Cell, as_cell
+from msanalysis.errors import InvalidInput, ParseError, check_type
 from msanalysis.files import read_text
 from msanalysis.position import Position
 
@@ -96,18 +96,20 @@ class OpeningBook:
     def from_json(cls, text: str, *, source: str = "<book>") -> OpeningBook:
         """Read a book written by :meth:`to_json`; a malformed one raises ParseError naming
         ``source`` and the entry."""
+        check_type(text, str, "OpeningBook.from_json", "a book's JSON text")
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as error:
+        except (ValueError, RecursionError) as error:  # nested past Python's stack, too
             raise ParseError(f"{source}: not JSON ({error})") from None
         if not isinstance(data, dict) or not isinstance(data.get("entries"), list):
             raise ParseError(f"{source}: a book is an object with a list of entries")
+        if not isinstance(data.get("about"), (dict, type(None))):
+            raise ParseError(f"{source}: a book's \"about\" is an object (how it was made)")
         entries = {}
         for i, item in enumerate(data["entries"]):
             try:
                 position = Position.from_text(item["position"])
-                guess = (int(item["guess"][0]), int(item["guess"][1]))
-                base = (int(item["base"][0]), int(item["base"][1]))
+                guess, base = (as_cell(item[name], *position.shape) for name in ("guess", "base"))
                 entry = Entry(guess, base, dict(item["wins"]), dict(item["played"]),
                               float(item["p"]))
             except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -115,7 +117,12 @@ class OpeningBook:
             if guess not in position.hidden:
                 raise ParseError(f"{source}: entry {i + 1}: the guess {guess} is not a hidden "
                                  f"cell of its position")
-            entries[position.to_text()] = entry
+            if not 0 <= entry.p <= 1:
+                raise ParseError(f"{source}: entry {i + 1}: p is a probability, got {entry.p}")
+            key = position.to_text()
+            if key in entries:
+                raise ParseError(f"{source}: entry {i + 1}: its position is an earlier entry's")
+            entries[key] = entry
         return cls(entries, data.get("about"))
 
     @classmethod
