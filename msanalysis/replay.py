@@ -45,11 +45,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Any, TypeGuard, cast
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_pair
+from msanalysis.board import Board, Cell, as_cell, as_pair
 from msanalysis.errors import (
     InvalidInput,
     ParseError,
@@ -152,7 +152,20 @@ class Action:
             raise InvalidInput(f"an action's time is a number of seconds, got {self.time!r}")
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "cell", cell)
-        object.__setattr__(self, "time", float(self.time))
+        object.__setattr__(self, "time", as_real(self.time))  # past a float's range: inf
+
+
+def _writable(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8 (a lone surrogate, left by a bad decode, cannot).
+
+    >>> _writable("王嘉宁"), _writable("\\ud800")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -169,7 +182,7 @@ class Replay:
         None when it is not known.
     player, program : str, optional
     date : datetime, optional
-        When the game started, timezone-aware.
+        When the game started (timezone-aware when the recording gives its zone).
     seconds : float, optional
         The game's time as the program recorded it; by default the time of the last action.
     source : str, optional
@@ -201,7 +214,8 @@ class Replay:
                             f"{self.actions!r}")
         given = tuple(self.actions)  # once: a generator is read only once
         for action in given:
-            if not isinstance(action, (Action, tuple, list)):
+            if not isinstance(action, Action) and not (isinstance(action, (tuple, list))
+                                                       and len(action) in (2, 3)):
                 raise WrongType(f"a replay's action is an Action or a (kind, cell, time) tuple, "
                                 f"got {action!r}")
         actions = tuple(a if isinstance(a, Action) else Action(*a) for a in given)
@@ -229,11 +243,16 @@ class Replay:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise InvalidInput(f"a replay's {name} is a string, got {value!r}")
+            if value is not None and not _writable(value):
+                raise InvalidInput(f"a replay's {name} is text that UTF-8 can write, got "
+                                   f"{value!r}")
         if self.date is not None and not isinstance(self.date, datetime):
             raise InvalidInput(f"a replay's date is a datetime, got {self.date!r}")
-        if self.seconds is not None and not 0 <= as_real(self.seconds) < math.inf:
-            raise InvalidInput(f"a replay's seconds are a finite number from 0 up, got "
-                               f"{self.seconds!r}")
+        if self.seconds is not None:
+            if not 0 <= as_real(self.seconds) < math.inf:
+                raise InvalidInput(f"a replay's seconds are a finite number from 0 up, got "
+                                   f"{self.seconds!r}")
+            object.__setattr__(self, "seconds", as_real(self.seconds))  # a Fraction: a float
 
     # -- facts ----------------------------------------------------------------------------------
     @property
@@ -831,15 +850,26 @@ class ReplayRecorder:
         self._actions: list[Action] = []
 
     def _now(self) -> float:
-        moment = float(self._clock())
+        """Seconds since the first action; the clock is checked now, not when the game is
+        over and its replay is made."""
+        reading = self._clock()
+        moment = as_real(reading)
+        if not math.isfinite(moment):
+            raise InvalidInput(f"the replay's clock gave {reading!r}, not a number of seconds")
         if self._start is None:
             self._start = moment
             self._date = datetime.now(UTC).replace(microsecond=0)
-        return moment - self._start
+        elapsed = moment - self._start
+        if self._actions and elapsed < self._actions[-1].time:
+            raise InvalidInput(f"the replay's clock went back: {elapsed} s after "
+                               f"{self._actions[-1].time} s")
+        return elapsed
 
     def record(self, kind: ActionKind | str, cell: Cell) -> None:
         """Keep an action that was already applied to the game."""
-        self._actions.append(Action(ActionKind(kind), cell, self._now()))
+        cell = as_cell(cell, self.game.board.height, self.game.board.width)
+        # Action makes the kind one (an unknown one is refused there, by name).
+        self._actions.append(Action(cast(ActionKind, kind), cell, self._now()))
 
     def __call__(self, move: Any) -> None:
         """Keep a :class:`~msanalysis.play.autoplay.Move` that :func:`autoplay` applied."""

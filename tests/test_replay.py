@@ -602,3 +602,31 @@ def test_a_replay_that_cannot_be_written_names_its_file(tmp_path):
     with pytest.raises(OSError) as caught:
         save_replay(load_replay(path), "/dev/full")
     assert caught.value.filename == "/dev/full"
+
+
+def test_a_replay_refuses_what_it_could_not_save_and_the_recorder_its_clock_at_once(tmp_path):
+    from fractions import Fraction
+
+    from msanalysis.errors import WrongType
+
+    board = Board.from_text("..\n.*")
+    replay = Replay(board, [("reveal", (0, 0), 0.0)], seconds=Fraction(1, 2))
+    save_replay(replay, tmp_path / "a.msreplay.jsonl")  # a Fraction was no JSON
+    assert load_replay(tmp_path / "a.msreplay.jsonl").seconds == 0.5
+    with pytest.raises(InvalidInput, match="player is text that UTF-8 can write"):
+        Replay(board, [("reveal", (0, 0), 0.0)], player="\ud800")
+    with pytest.raises(WrongType, match="a \\(kind, cell, time\\) tuple"):
+        Replay(board, [("reveal",)])
+    with pytest.raises(InvalidInput, match="time inf"):
+        Replay(board, [("reveal", (0, 0), 10**400)])
+    # The clock's faults were found only when the replay was made, the game over.
+    recorder = ReplayRecorder(Game(board), clock=lambda: "x")
+    with pytest.raises(InvalidInput, match="clock gave 'x'"):
+        recorder.reveal((0, 0))
+    readings = iter([5.0, 3.0])
+    recorder = ReplayRecorder(Game(board), clock=readings.__next__)
+    recorder.reveal((0, 0))
+    with pytest.raises(InvalidInput, match="clock went back"):
+        recorder.record("flag", (1, 1))
+    with pytest.raises(InvalidInput, match="off the 2x2 board"):
+        recorder.record("reveal", (5, 0))
