@@ -243,7 +243,8 @@ class Replay:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise InvalidInput(f"a replay's {name} is a string, got {value!r}")
-            if value is not None and not _writable(value):
+            # The names are saved; the source (a path, which may hold any byte) is not.
+            if value is not None and name != "source" and not _writable(value):
                 raise InvalidInput(f"a replay's {name} is text that UTF-8 can write, got "
                                    f"{value!r}")
         if self.date is not None and not isinstance(self.date, datetime):
