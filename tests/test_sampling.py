@@ -127,3 +127,21 @@ def test_a_component_of_thousands_of_boxes_and_a_large_sea_with_few_mines():
     assert sampler.solutions == 1 and len(sampler.draw(random.Random(1))) == 1000
     sea = LayoutSampler(build(Position.from_text("mines: 2\n" + "\n".join(["?" * 300] * 300))))
     assert sea.solutions == 90000 * 89999 // 2
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"rounds": 0}, "rounds is a whole number from 1"),  # was a division by zero
+    ({"per_round": 2.5}, "per_round must be a whole number"),
+    ({"seed": None}, "give one"),
+    ({"seed": -1}, "from 0 up"),
+    ({"alpha": float("nan")}, "alpha is a probability"),
+    ({"candidates": [(0, 1), (0, 1)]}, "each once"),
+    ({"candidates": []}, "each once"),
+    ({"strategy": "best"}, "function that makes one"),
+])
+def test_a_race_refuses_what_it_cannot_run(change, message):
+    position = Position.from_text("mines: 2\n???\n1??")
+    arguments = {"candidates": [(0, 1), (1, 2)], "strategy": lambda: make_strategy("best"),
+                 "rounds": 1, "per_round": 2, "seed": 1, **change}
+    with pytest.raises(InvalidInput, match=message):
+        race(position, arguments.pop("candidates"), arguments.pop("strategy"), **arguments)

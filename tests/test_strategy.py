@@ -554,3 +554,9 @@ def test_best_leaves_the_endgame_searches_to_boards_with_few_unknown_cells():
     game.reveal((0, 0))
     autoplay(game, BestStrategy())
     assert game.status in ("won", "lost")
+
+
+def test_paper_takes_a_seed_from_0_up():
+    # Python's generator took -5 for 5: the same games on both sides of 0.
+    with pytest.raises(InvalidInput, match="a seed is a whole number from 0 up"):
+        PaperStrategy(seed=-5)

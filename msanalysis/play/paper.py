@@ -16,6 +16,7 @@ from msanalysis.board import Cell, as_count, neighbour_counts, neighbours
 from msanalysis.errors import check_flag
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import FLAG, HIDDEN, Position
+from msanalysis.rules import as_seed
 
 __all__ = ["PaperStrategy"]
 
@@ -72,7 +73,7 @@ class PaperStrategy:
         check_flag(flag_mines, "flag_mines")
         check_flag(explain, "explain")
         as_count(node_budget, "node_budget", 1)
-        self._rng = random.Random(seed)
+        self._rng = random.Random(as_seed(seed))  # -5 would play as 5
         self.flag_mines = flag_mines
         self.explain = explain
         self.node_budget = node_budget

@@ -17,13 +17,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
+from msanalysis.board import Board, Cell, as_count
 from msanalysis.constraints import build
-from msanalysis.errors import InvalidInput
+from msanalysis.errors import InvalidInput, WrongType, as_real
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Strategy, autoplay
 from msanalysis.play.bench import Paired
 from msanalysis.position import Position
+from msanalysis.rules import as_seed
 from msanalysis.sampling import LayoutSampler
 
 __all__ = ["Race", "game_on", "race", "rollouts"]
@@ -173,6 +174,16 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     cost a draw each (:class:`~msanalysis.sampling.LayoutSampler`).
     """
     state = candidates if isinstance(candidates, Race) else Race.start(candidates)
+    if not state.candidates or len(set(state.candidates)) < len(state.candidates):
+        raise InvalidInput(f"a race needs candidates, each once, got {state.candidates}")
+    rounds, per_round = as_count(rounds, "rounds", 1), as_count(per_round, "per_round", 1)
+    if as_seed(seed) is None:
+        raise InvalidInput("a race draws its layouts from a seed: give one")
+    if not 0 < as_real(alpha) < 1:
+        raise InvalidInput(f"alpha is a probability above 0 and below 1, got {alpha!r}")
+    if not callable(strategy):
+        raise WrongType(f"a race's strategy is a function that makes one (lambda: "
+                        f"make_strategy(\"best\")), got {strategy!r}")
     threshold = alpha / (rounds * max(1, len(state.candidates) - 1))
     sampler = LayoutSampler(build(position))
     while state.rounds < rounds and len(state.alive) > 1:
