@@ -560,3 +560,18 @@ def test_paper_takes_a_seed_from_0_up():
     # Python's generator took -5 for 5: the same games on both sides of 0.
     with pytest.raises(InvalidInput, match="a seed is a whole number from 0 up"):
         PaperStrategy(seed=-5)
+
+
+@pytest.mark.parametrize("game, strategy, options, message", [
+    ("x", "paper", {}, "autoplay takes a Game"),
+    (None, "best", {}, "autoplay takes a strategy"),  # the name of one, not one
+    (None, "paper", {"on_move": 5}, "on_move is a function"),
+    (None, "paper", {"analyze": 5}, "analyze is a function"),
+])
+def test_autoplay_checks_what_it_is_given_before_a_move(game, strategy, options, message):
+    game = game or Game.started(9, 9, 10, first_click=(0, 0), seed=3)
+    strategy = make_strategy(strategy) if strategy == "paper" else strategy
+    with pytest.raises(WrongType, match=message):
+        autoplay(game, strategy, **options)
+    if isinstance(game, Game):
+        assert game.changes == 1  # the first click only: no move was made

@@ -162,6 +162,13 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     >>> played.status == game.status != "playing"
     True
     """
+    check_type(game, Game, "autoplay", "Game.started makes one")
+    if not callable(getattr(strategy, "choose", None)):  # the one thing a strategy must have
+        raise WrongType(f"autoplay takes a strategy (make_strategy(\"best\") makes one), got a "
+                        f"{type(strategy).__name__}")
+    for name, function in (("analyze", analyze), ("on_move", on_move)):
+        if function is not None and not callable(function):
+            raise WrongType(f"autoplay's {name} is a function, got a {type(function).__name__}")
     uses_analysis = getattr(strategy, "uses_analysis", True)
     if uses_analysis and analyze is None:
         return _follow(game, strategy, on_move)
