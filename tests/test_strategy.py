@@ -564,7 +564,7 @@ def test_paper_takes_a_seed_from_0_up():
 
 @pytest.mark.parametrize("game, strategy, options, message", [
     ("x", "paper", {}, "autoplay takes a Game"),
-    (None, "best", {}, "autoplay takes a strategy"),  # the name of one, not one
+    (None, "best", {}, "autoplay plays a strategy object"),  # the name of one, not one
     (None, "paper", {"on_move": 5}, "on_move is a function"),
     (None, "paper", {"analyze": 5}, "analyze is a function"),
 ])

@@ -162,10 +162,11 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     >>> played.status == game.status != "playing"
     True
     """
-    check_type(game, Game, "autoplay", "Game.started makes one")
+    check_type(game, Game, "autoplay", "Game(board), or Game.started(...)")
     if not callable(getattr(strategy, "choose", None)):  # the one thing a strategy must have
-        raise WrongType(f"autoplay takes a strategy (make_strategy(\"best\") makes one), got a "
-                        f"{type(strategy).__name__}")
+        hint = f" (make_strategy({strategy!r}) makes one)" if isinstance(strategy, str) else ""
+        raise WrongType(f"autoplay plays a strategy object, got a {type(strategy).__name__}"
+                        f"{hint}")
     for name, function in (("analyze", analyze), ("on_move", on_move)):
         if function is not None and not callable(function):
             raise WrongType(f"autoplay's {name} is a function, got a {type(function).__name__}")
@@ -239,11 +240,6 @@ def _follow(game: Game, strategy: Strategy,
     """
     from msanalysis.tracker import Tracker  # it loads the solvers: only when needed
 
-    check_type(game, Game, "autoplay", "Game(board), or Game.started(...)")
-    if not callable(getattr(strategy, "choose", None)):
-        hint = f" (make_strategy({strategy!r}) makes one)" if isinstance(strategy, str) else ""
-        raise WrongType(f"autoplay plays a strategy object, got a {type(strategy).__name__}"
-                        f"{hint}")
     tracker = Tracker.from_game(game)
     proven = getattr(strategy, "proven", None)
 
