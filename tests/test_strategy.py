@@ -541,15 +541,18 @@ def test_autoplay_says_what_it_takes():
         make_strategy("best", book="nope")
 
 
-def test_best_leaves_the_endgame_searches_to_boards_with_few_unknown_cells():
+def test_best_leaves_the_endgame_searches_to_positions_with_few_unknown_cells():
     # 150x150 with one mine: 22,499 layouts, the drawn search's range, but its tables would
-    # hold 22,499 cells by 22,499 (it ran for minutes): the look ahead guesses instead.
-    position = Position(np.full((150, 150), -1, dtype=np.int8), 1)
-    move = BestStrategy(explain=True).choose(position, analyze(position))[0]
-    assert move.explanation.startswith("guess: ")
-    small = Position(np.full((20, 20), -1, dtype=np.int8), 2)  # 400 cells: searched
-    move = BestStrategy(explain=True).choose(small, analyze(small))[0]
-    assert move.explanation.startswith("endgame: ")
+    # hold 22,499 cells by 22,499; 30x30 with one, 900 layouts, took the search 7 minutes. The
+    # look ahead guesses there instead; up to 150 cells (not certain mines), the search.
+    def explained(height, width, mines):
+        position = Position(np.full((height, width), -1, dtype=np.int8), mines)
+        return BestStrategy(explain=True).choose(position, analyze(position))[0].explanation
+
+    assert explained(150, 150, 1).startswith("guess: ")
+    assert explained(30, 30, 1).startswith("guess: ")
+    assert explained(10, 15, 1).startswith("endgame: 150 layouts left")
+    assert explained(10, 16, 1).startswith("guess: ")
     game = Game(Board.from_cells(100, 100, [(0, 1), (50, 50)]), rules="unsafe")
     game.reveal((0, 0))
     autoplay(game, BestStrategy())
