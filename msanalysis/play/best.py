@@ -286,11 +286,12 @@ class BestStrategy(ForcedFirst):
     def _endgame_move(self, analysis: Any) -> Move | None:
         """Step 1: the endgame search's first click, over every layout left when few are, or
         over layouts drawn from them when at most ``drawn_endgame`` are."""
-        constraints = analysis.constraints
-        if constraints.remaining is None or _open_cells(analysis) > _MOST_ENDGAME_CELLS:
+        if analysis.constraints.remaining is None:
             return None
         solutions = analysis.solutions
         search = self.endgame_search(solutions)
+        if search is None or _open_cells(analysis) > _MOST_ENDGAME_CELLS:
+            return None
         if search == "exact":
             layouts, searched = None, f"{solutions} layouts left"
         elif search == "drawn":
@@ -298,8 +299,6 @@ class BestStrategy(ForcedFirst):
             if layouts is None:
                 return None
             searched = f"{len(layouts)} layouts drawn of the {solutions} left"
-        else:
-            return None
         solved = Endgame(analysis, self.endgame_nodes, layouts=layouts).best()
         if solved is None:
             return None
