@@ -642,7 +642,7 @@ class Explorer(anywidget.AnyWidget):
         self._token = content.get("token")
         try:
             self._handle(content)
-        except (MsanalysisError, ValueError, TypeError, KeyError) as error:
+        except (MsanalysisError, ValueError, TypeError, KeyError, OverflowError) as error:
             self.message = str(error)
         finally:
             self._token = None

@@ -373,3 +373,11 @@ def test_the_explorer_checks_its_options_itself(options):
     # traitlets raised its own TraitError (no error of ours), and took a cell size of 0.
     with pytest.raises(InvalidInput):
         Explorer(**options)
+
+
+def test_a_message_the_page_could_not_have_sent_becomes_the_message_line():
+    explorer = Explorer("??\n11")
+    wire = Wire(explorer)
+    explorer._on_message(explorer, {"kind": "click", "index": float("inf"), "token": 4}, [])
+    assert explorer.message  # int(inf) raised OverflowError past the handler
+    assert {"method": "custom", "content": {"done": 4}} in wire.messages
