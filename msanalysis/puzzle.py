@@ -19,10 +19,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msanalysis.board import Board
+from msanalysis.board import Board, as_int
 from msanalysis.errors import (
     InvalidInput,
     TimeLimitReached,
+    as_real,
     check_type,
     deadline_after,
     seconds_left,
@@ -333,17 +334,16 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     grid; measured times are in ``benchmarks/puzzles.py``.
     """
     check_rule(rule)
-    if grade is not None and grade not in GRADES:
+    if grade is not None and as_int(grade, "grade") not in GRADES:
         raise InvalidInput(f"grade must be one of 1, 2, 3, got {grade!r}")
-    if share is not None and not 0 <= share <= 1:
+    if share is not None and not 0 <= as_real(share) <= 1:  # True is no share
         raise InvalidInput(f"share must be between 0 and 1, got {share!r}")
     if check not in ("cpsat", "sat"):
         raise InvalidInput(f"check must be 'cpsat' or 'sat', got {check!r}")
     deadline = deadline_after(time_limit)
+    seed = as_seed(seed)  # True is no seed
     if seed is None:
         seed = secrets.randbits(32)
-    elif not isinstance(seed, int) or seed < 0:
-        raise InvalidInput(f"seed must be a whole number from 0 up, got {seed!r}")
     level = 3 if grade is None else grade
     if layout is None:
         # At grade 3 a drawn layout's full grid is not checked before its clues are removed:
@@ -453,7 +453,7 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
     if width * height > MAX_CELLS:
         raise InvalidInput(f"a puzzle of {width}x{height} has {width * height:,} cells; the most "
                            f"this makes is {MAX_CELLS:,}")
-    if not 0 <= density <= 1:
+    if not 0 <= as_real(density) <= 1:  # True is no density
         raise InvalidInput(f"density must be between 0 and 1, got {density!r}")
     mines = round(density * width * height)
     for _ in range(_DRAWS):

@@ -238,3 +238,11 @@ def test_run_games_refuses_jobs_and_chunks_that_are_no_counts(options):
     # A chunk of -1 played no game at all, and said nothing.
     with pytest.raises(InvalidInput):
         list(run_games(PlaySpec(9, 9, 10, strategy="paper"), 3, **options))
+
+
+def test_a_spec_made_with_a_dict_of_options_says_to_use_standard():
+    # A dict was read as its names, and failed in an unpacking.
+    from msanalysis.errors import WrongType
+
+    with pytest.raises(WrongType, match=r"PlaySpec\.standard takes a dict"):
+        PlaySpec(9, 9, 10, options={"blend": 0.5}).check()  # type: ignore[arg-type]

@@ -596,3 +596,13 @@ def test_the_library_reads_a_puzzle_file_under_its_header_rule(tmp_path):
     assert NumberGrid.from_text("11").rule == "classic"  # no header: the default
     with pytest.raises(ParseError, match="the header says 8x6, but the grid below it is 2x1"):
         NumberGrid.from_text(text.splitlines()[0] + "\n11")
+
+
+@pytest.mark.parametrize("option", [{"seed": True}, {"density": True}, {"share": True},
+                                    {"grade": True}, {"grade": 1.0}, {"seed": -1}])
+def test_make_puzzle_takes_no_boolean_or_float_for_a_count(option):
+    # True was taken as seed 1, density 1.0, a share of all clues, grade 1.
+    from msanalysis.errors import InvalidInput
+
+    with pytest.raises(InvalidInput):
+        make_puzzle(width=6, height=5, **option)

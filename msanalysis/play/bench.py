@@ -100,6 +100,10 @@ class PlaySpec:
         ...
         msanalysis.errors.InvalidInput: 81 mines do not fit on a 9x9 board with the first ...
         """
+        if not all(isinstance(option, tuple) and len(option) == 2 and isinstance(option[0], str)
+                   for option in self.options):
+            raise WrongType(f"a PlaySpec's options are (name, value) pairs (PlaySpec.standard "
+                            f"takes a dict), got {self.options!r}")
         for name, _ in self.options:
             if name in ("seed", "flag_mines", "explain"):
                 raise InvalidInput(f"{name} is the games' to set, not an option of the strategy")
