@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from msanalysis.board import Board
-from msanalysis.files import check_path, lines_of, read_bytes, text_of_layout_file
+from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 from msanalysis.position import Position
 
 __all__ = ["read_any"]
@@ -33,9 +33,9 @@ def read_any(path: str | Path) -> Board | Position:
     >>> read_any(os.path.join(folder, "b.txt"))
     Board.from_text('*.\\n..')
     """
-    check_path(path)
+    data = read_bytes(path)  # first: it checks that ``path`` is one
     path = Path(path)
-    text = text_of_layout_file(read_bytes(path), path)
+    text = text_of_layout_file(data, path)
     if text is None:
         return Board.load(path)
     rows = [line.strip() for line in lines_of(text)

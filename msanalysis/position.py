@@ -26,7 +26,7 @@ import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
 from msanalysis.errors import InvalidInput, ParseError, check_type, mines_do_not_fit, quantity
-from msanalysis.files import check_path, lines_of, read_text, write_file
+from msanalysis.files import lines_of, read_text, write_file
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
 
@@ -250,9 +250,8 @@ class Position:
         OSError
             When the file cannot be read.
         """
-        check_path(path)
+        text = read_text(path)  # first: it checks that ``path`` is one
         path = Path(path)
-        text = read_text(path)
         first = next((line for line in lines_of(text) if line.strip()), "")
         try:
             if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
