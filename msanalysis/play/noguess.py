@@ -368,6 +368,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
                 raise out_of_time(tried + 1) from None
             if adjusted is None:
                 continue
+            if grade is None:
+                return adjusted  # proven: _adjusted returns only a board logic wins
             play = play_by_logic(adjusted, first_click, top) if bits else \
                 judged(adjusted, tried)
         elif not bits:
@@ -578,14 +580,18 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
     Each pass plays the board by logic from the first click; where logic stops, the open cells
     of a clue chosen at random are made all safe or all mines by swapping mines with cells
     elsewhere (cells beside revealed ones first, then the far side, never the first click's
-    block), and play goes on. A pass that needed no move proves the board. Past ``deadline``
+    block), and play goes on. A pass that needed no move proves the board; on bit boards a
+    check stands in for it, as it proves the same in a tenth of the time. Past ``deadline``
     (looked at every round, and in the cascades) it raises ``AnalysisTooHard``: a board of a
     million cells takes minutes.
     """
     rng = draw.rng
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
+    bits = board.mask.size <= _BIT_BOARD_CELLS
     for _ in range(_ADJUST_PASSES):
+        if bits and wins_by_logic(board, first_click, grade):
+            return board
         tracker = Tracker(board, rules="safe-opening", time_limit=seconds_left(deadline))
         tracker.reveal(first_click)
         moves = 0
