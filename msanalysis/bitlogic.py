@@ -7,13 +7,16 @@ board and the cascade of a zero are then a few shifts and ands of those integers
 over cells.
 Pairs of clues, components and the total mine count are asked in the tracker's order, over the
 same clues, components and counts (:mod:`msanalysis.counting`, SAT past a size), so that every
-round proves the same cells as a tracker playing the board with ``step(reveal=True)``.
-Judging and grading boards is :mod:`msanalysis.play.noguess`'s job; this module only plays.
+round proves the same cells as a tracker playing the board with ``step(reveal=True)``, and
+:class:`MovingPlay` moves mines where logic stops as the tracker's ``perturb`` does.
+Judging, grading and making boards is :mod:`msanalysis.play.noguess`'s job; this module only
+plays (and moves the mines it is told to).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import random
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -25,7 +28,7 @@ from msanalysis.errors import AnalysisTooHard, InvalidInput
 from msanalysis.joining import join
 from msanalysis.sat import problem_verdicts
 
-__all__ = ["LogicPlay", "play_by_logic", "wins_by_logic"]
+__all__ = ["LogicPlay", "MovingPlay", "play_by_logic", "wins_by_logic"]
 
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
 _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
@@ -206,7 +209,13 @@ def _frame(height: int, width: int) -> _Frame:
 
 
 def _bits(x: int) -> list[int]:
-    """The set bits of ``x``, lowest first."""
+    """The set bits of ``x``, lowest first.
+
+    >>> _bits(0b1011), _bits(sum(1 << i for i in range(0, 300, 3)))[-2:]
+    ([0, 1, 3], [294, 297])
+    """
+    if x.bit_count() > 40:  # many: one pass over the binary digits beats a step per bit
+        return [i for i, digit in enumerate(bin(x)[:1:-1]) if digit == "1"]
     found = []
     while x:
         low = x & -x
@@ -340,6 +349,10 @@ class _Play:
             return True
         if hopeless is not None and hopeless():
             return False
+        return self._beyond_singles(max_grade)
+
+    def _beyond_singles(self, max_grade: int) -> bool:
+        """Once single clues have stopped: whether logic wins from here (all of it proved)."""
         while True:
             # Single clues have stopped: the stronger reasoning, then single clues again.
             found = max_grade >= PAIR and self._pairs()
@@ -707,6 +720,126 @@ class _Play:
                     self._reveal(bits)
                 found |= bits
         return found
+
+
+class MovingPlay:
+    """A board played by logic on bit boards, whose mines may be moved where logic stops.
+
+    The bit-board twin of a :class:`~msanalysis.tracker.Tracker` that plays with
+    ``step(max_grade, reveal=True)`` and moves mines with
+    :meth:`~msanalysis.tracker.Tracker.perturb`: it proves the same cells, and its moves take
+    the same draws from the generator and move the same mines, about ten times sooner.
+    :func:`msanalysis.play.noguess.generate_no_guess` moves mines with it (``method="adjust"``).
+
+    Parameters
+    ----------
+    board : Board
+    first_click : (row, col)
+        A safe cell, revealed at once.
+    max_grade : int
+        The hardest reasoning :meth:`settle` uses.
+
+    Examples
+    --------
+    >>> import random
+    >>> play = MovingPlay(Board.from_text("*..\\n...\\n..*"), (1, 0))
+    >>> play.settle()  # the 1 at (1, 0) cannot tell which of its cells is a mine
+    False
+    >>> play.move_mines(random.Random(0), [(1, 0)]), play.settle()
+    (True, True)
+    >>> print(play.board.to_text())
+    ..*
+    ...
+    ..*
+    """
+
+    def __init__(self, board: Board, first_click: Cell, max_grade: int = MINE_COUNT) -> None:
+        self._play, start = _dealt(board, first_click)
+        self._play.first_only = False
+        self._play._reveal(1 << start)
+        self.max_grade = max_grade
+
+    def settle(self) -> bool:
+        """Prove and reveal what logic can; whether every safe cell is revealed."""
+        play = self._play
+        play._singles()
+        return play.revealed == play.safe or play._beyond_singles(self.max_grade)
+
+    def move_mines(self, rng: random.Random, protected: Iterable[Cell] = ()) -> bool:
+        """Make the open cells of one clue all safe or all mines, as
+        :meth:`Tracker.perturb <msanalysis.tracker.Tracker.perturb>` does (its rule, its draws
+        from ``rng``, in its order); False when nothing could be moved.
+
+        The cells proved and revealed stay so; the revealed numbers change with the mines.
+        """
+        play = self._play
+        frame = play.frame
+        grow = play._grow
+        revealed, truth = play.revealed, play.truth
+        open_cells = frame.inside & ~revealed & ~play.proven
+        clues = _bits(revealed & grow(open_cells))
+        if not clues:
+            return False
+        chosen = frame.around[rng.choice(clues)] & open_cells
+        others = open_cells & ~chosen & ~_cell_bits(protected, frame)
+        sea = open_cells & ~grow(revealed)
+        near, far = _bits(others & ~sea), _bits(others & sea)
+        rng.shuffle(near)
+        rng.shuffle(far)
+        full = (chosen & truth).bit_count()
+        empty = (chosen & ~truth).bit_count()
+        to_fill = to_empty = filled = emptied = 0
+        for i in near + far:
+            if truth >> i & 1:
+                emptied += 1
+                to_empty |= 1 << i
+            else:
+                filled += 1
+                to_fill |= 1 << i
+            if filled == full or emptied == empty:
+                break
+        if filled == full:  # the clue's mines go elsewhere: its cells are safe
+            moved = (chosen & truth) | to_fill
+        elif emptied == empty:  # mines from elsewhere fill its cells
+            moved = (chosen & ~truth) | to_empty
+        else:
+            return False
+        truth ^= moved
+        play.truth = truth
+        play.safe = frame.inside & ~truth
+        play.zero = play.safe & ~grow(truth)
+        play._mark(moved)  # the clues around them look again
+        return True
+
+    @property
+    def board(self) -> Board:
+        """The layout now."""
+        return Board(_mask(self._play.truth, self._play.frame))
+
+    @property
+    def hidden(self) -> set[Cell]:
+        """The cells not revealed."""
+        play = self._play
+        return _cells(play.frame.inside & ~play.revealed, play.frame)
+
+    @property
+    def proven_mines(self) -> set[Cell]:
+        """The mines logic has proved."""
+        return _cells(self._play.proven, self._play.frame)
+
+
+def _cell_bits(cells: Iterable[Cell], frame: _Frame) -> int:
+    """The cells on the board among ``cells``, as bits."""
+    bits = 0
+    for row, col in cells:
+        if 0 <= row < frame.height and 0 <= col < frame.width:
+            bits |= 1 << ((row + 1) * frame.w2 + col + 1)
+    return bits
+
+
+def _cells(bits: int, frame: _Frame) -> set[Cell]:
+    names = frame.names
+    return {names[i] for i in _bits(bits)}
 
 
 def _mask(bits: int, frame: _Frame) -> np.ndarray:

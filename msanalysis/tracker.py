@@ -1239,12 +1239,14 @@ class Tracker:
         no guess: a clue with open cells is chosen at random (``rng.choice``), and its mines
         are swapped with safe cells elsewhere (or its safe cells with mines elsewhere, whichever
         is found first), taking open cells beside revealed ones first, then the far side,
-        never a cell of ``protected``. The numbers already revealed change with the mines;
-        what was proven stays true of the new layout, and stays proven, though the new numbers
-        alone may no longer force all of it: past a move, :attr:`forced` and :attr:`analysis`
-        know more than an analysis of :attr:`position` from scratch. The game is no longer the
-        one that was dealt: check the new :attr:`board` again from its first click (as
+        never a cell of ``protected`` (cells off the board among them are passed over). The
+        numbers already revealed change with the mines; what was proven stays true of the new
+        layout, and stays proven, though the new numbers alone may no longer force all of it:
+        past a move, :attr:`forced` and :attr:`analysis` know more than an analysis of
+        :attr:`position` from scratch. The game is no longer the one that was dealt: check the
+        new :attr:`board` again from its first click (as
         :func:`msanalysis.play.noguess.generate_no_guess` does).
+        :class:`msanalysis.bitlogic.MovingPlay` makes the same moves on bit boards.
 
         Returns
         -------
@@ -1270,7 +1272,9 @@ class Tracker:
         if not clues:
             return False
         chosen = self._open_cells(rng.choice(clues))
-        keep = {self._index(cell) for cell in protected} | chosen
+        height, width, w2 = self.height, self.width, self._w2
+        keep = {(row + 1) * w2 + col + 1 for row, col in protected
+                if 0 <= row < height and 0 <= col < width} | chosen
         offsets = self._offsets
         near: list[int] = []
         far: list[int] = []

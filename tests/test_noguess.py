@@ -369,3 +369,72 @@ def test_solve_without_guessing_checks_its_arguments_first():
     assert solve_without_guessing(board, (2, 2), time_limit=5).solvable
     assert generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1, time_limit=5) == \
         generate_no_guess(9, 9, 10, first_click=(4, 4), seed=1)
+
+
+@pytest.mark.parametrize("width, height, mines, click, seeds", [
+    (30, 16, 130, (8, 15), 6), (30, 16, 170, (0, 0), 4), (16, 16, 60, (15, 3), 8),
+    (9, 9, 30, (4, 4), 10)])
+def test_moving_mines_on_bit_boards_follows_the_tracker(width, height, mines, click, seeds):
+    # MovingPlay against Tracker.perturb, the reference it stands in for: after every round of
+    # logic the same cells revealed and proved, after every move the same layout.
+    import random
+
+    from msanalysis.bitlogic import MovingPlay
+    from msanalysis.tracker import Tracker
+
+    row, col = click
+    protected = [(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)]
+    moves = 0
+    for seed in range(seeds):
+        board = generate(width, height, mines, rules="safe-opening", first_click=click,
+                         seed=seed)
+        tracker = Tracker(board, rules="safe-opening")
+        tracker.reveal(click)
+        play = MovingPlay(board, click)
+        by_tracker, by_bits = random.Random(seed), random.Random(seed)
+        for _ in range(40):
+            while tracker.status == "playing" and tracker.step(reveal=True) is not None:
+                pass
+            won = play.settle()
+            assert won == (tracker.status == "won"), seed
+            assert play.hidden == tracker.position.hidden, seed
+            if won:  # (the tracker's forced cells then take the last mines by the count)
+                break
+            assert play.proven_mines == tracker.forced[1], seed
+            moved = tracker.perturb(by_tracker, protected)
+            assert play.move_mines(by_bits, protected) == moved, seed
+            if not moved:
+                break
+            moves += 1
+            assert play.board == tracker.board, (seed, moves)
+    assert moves > 3 * seeds
+
+
+def test_moving_mines_makes_the_same_boards_on_bit_boards_as_by_tracker(monkeypatch):
+    import msanalysis.play.noguess as noguess
+
+    cases = [(30, 16, 150, (3, 3), None), (16, 16, 70, (0, 0), None), (9, 9, 25, (4, 4), 4),
+             (16, 16, 50, (8, 8), 3)]
+    made = [[generate_no_guess(width, height, mines, first_click=click, seed=seed,
+                               method="adjust", grade=grade) for seed in range(5)]
+            for width, height, mines, click, grade in cases]
+    monkeypatch.setattr(noguess, "_BIT_BOARD_CELLS", 0)
+    for (width, height, mines, click, grade), boards in zip(cases, made):
+        for seed, board in enumerate(boards):
+            assert board == generate_no_guess(width, height, mines, first_click=click,
+                                              seed=seed, method="adjust", grade=grade)
+            result = solve_without_guessing(board, click, rules="safe-opening")
+            assert result.solvable and (grade is None or result.grade == grade)
+
+
+def test_moving_mines_from_a_corner_or_an_edge():
+    # The first click's block reaches off the board there (it once raised "cell (-1, -1) is
+    # off the board" from the tracker's moves).
+    for click in ((0, 0), (8, 4), (4, 0)):
+        board = generate_no_guess(9, 9, 30, first_click=click, seed=1, method="adjust")
+        assert board.mine_count == 30
+        assert solve_without_guessing(board, click, rules="safe-opening").solvable
+    result = CliRunner().invoke(app, ["generate", "--width", "9", "--height", "9", "--mines",
+                                      "30", "--rules", "no-guess", "--method", "adjust",
+                                      "--first-click", "0,0", "--seed", "1"])
+    assert result.exit_code == 0, result.output

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.bitlogic import LogicPlay, play_by_logic, wins_by_logic
+from msanalysis.bitlogic import LogicPlay, MovingPlay, play_by_logic, wins_by_logic
 from msanalysis.board import Board, Cell, as_cell, as_int, as_pair
 from msanalysis.errors import (
     AnalysisTooHard,
@@ -580,31 +580,33 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
     Each pass plays the board by logic from the first click; where logic stops, the open cells
     of a clue chosen at random are made all safe or all mines by swapping mines with cells
     elsewhere (cells beside revealed ones first, then the far side, never the first click's
-    block), and play goes on. A pass that needed no move proves the board; on bit boards a
-    check stands in for it, as it proves the same in a tenth of the time. Past ``deadline``
-    (looked at every round, and in the cascades) it raises ``AnalysisTooHard``: a board of a
-    million cells takes minutes.
+    block), and play goes on. A pass that needed no move proves the board. Played on bit
+    boards (:class:`~msanalysis.bitlogic.MovingPlay`) up to their size, by a tracker beyond it
+    and when ``grade`` leaves the mine count out (see :class:`_TrackedPlay`): the same moves
+    and the same boards either way. Past ``deadline`` (looked at where logic stops, and in a
+    tracker's steps) it raises ``AnalysisTooHard``: a board of a million cells takes minutes.
     """
     rng = draw.rng
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
-    bits = board.mask.size <= _BIT_BOARD_CELLS
+    small = board.mask.size <= _BIT_BOARD_CELLS
     for _ in range(_ADJUST_PASSES):
-        if bits and wins_by_logic(board, first_click, grade):
-            return board
-        tracker = Tracker(board, rules="safe-opening", time_limit=seconds_left(deadline))
-        tracker.reveal(first_click)
+        play: MovingPlay | _TrackedPlay
+        if small and grade == MINE_COUNT:
+            play = MovingPlay(board, first_click, grade)
+        elif small and wins_by_logic(board, first_click, grade):
+            return board  # what a pass that moves nothing proves, in a tenth of the time
+        else:
+            play = _TrackedPlay(board, first_click, grade, deadline)
         moves = 0
-        while tracker.status == "playing":
+        while not play.settle():
             if time_is_up(deadline):
                 raise TimeLimitReached("moving mines ran past the time limit")
-            if tracker.step(grade, reveal=True) is not None:
-                continue
             moves += 1
-            if not tracker.perturb(rng, protected):
+            if not play.move_mines(rng, protected):
                 # No clue has open cells: the cells left are walled in by proven mines. One of
                 # those mines changes places with a safe cell inside, and play starts again.
-                opened = _open_enclosure(tracker, rng, protected)
+                opened = _open_enclosure(play, rng, protected)
                 if opened is None:
                     return None
                 board = opened
@@ -612,7 +614,7 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
         else:
             if moves == 0:
                 return board
-            board = tracker.board
+            board = play.board
     return None
 
 
@@ -620,11 +622,49 @@ _ADJUST_PASSES = 30
 """Passes of play and moves before a layout is given up (most need two or three)."""
 
 
-def _open_enclosure(tracker: Tracker, rng: random.Random, protected: set[Cell]) -> Board | None:
+class _TrackedPlay:
+    """:class:`~msanalysis.bitlogic.MovingPlay`'s part played by a tracker: on boards too large
+    for bit boards, and below the mine count's grade, since the walls of an enclosure are the
+    mines every grade proves (:attr:`Tracker.forced <msanalysis.tracker.Tracker.forced>`),
+    which a play limited to a lower grade does not know."""
+
+    def __init__(self, board: Board, first_click: Cell, max_grade: int,
+                 deadline: float | None) -> None:
+        self.tracker = Tracker(board, rules="safe-opening", time_limit=seconds_left(deadline))
+        self.tracker.reveal(first_click)
+        self.max_grade, self.deadline = max_grade, deadline
+
+    def settle(self) -> bool:
+        tracker = self.tracker
+        while tracker.status == "playing":
+            if time_is_up(self.deadline):
+                raise TimeLimitReached("moving mines ran past the time limit")
+            if tracker.step(self.max_grade, reveal=True) is None:
+                return False
+        return True
+
+    def move_mines(self, rng: random.Random, protected: set[Cell]) -> bool:
+        return self.tracker.perturb(rng, protected)
+
+    @property
+    def board(self) -> Board:
+        return self.tracker.board
+
+    @property
+    def hidden(self) -> frozenset[Cell]:
+        return self.tracker.position.hidden
+
+    @property
+    def proven_mines(self) -> frozenset[Cell]:
+        return self.tracker.forced[1]
+
+
+def _open_enclosure(play: MovingPlay | _TrackedPlay, rng: random.Random,
+                    protected: set[Cell]) -> Board | None:
     """The board with a proven mine beside the cells left swapped with a safe one of them."""
-    board = tracker.board
-    proven = tracker.forced[1]
-    hidden = tracker.position.hidden - proven
+    board = play.board
+    proven = play.proven_mines
+    hidden = play.hidden - proven
     height, width = board.height, board.width
     walls = sorted({(r, c) for r0, c0 in hidden for r in range(r0 - 1, r0 + 2)
                     for c in range(c0 - 1, c0 + 2)
