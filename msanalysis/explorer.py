@@ -475,6 +475,11 @@ class Explorer(anywidget.AnyWidget):
                 self._go_to(int(change["new"]))
             except InvalidInput as error:
                 self.message = str(error)
+                self._stepping = True  # the step shown stays, and so does its number
+                try:
+                    self.step = change["old"]
+                finally:
+                    self._stepping = False
 
     def _action_info(self, index: int, kind: str, cell: Cell) -> list[Any]:
         """``[kind, row, col, verdict, probability]`` of one action, for the replay's bar."""

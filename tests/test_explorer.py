@@ -244,6 +244,10 @@ def test_replay_steps_show_each_click_and_its_verdict():
     assert explorer.analysis.ignore_flags       # judged as the judge does: flags ignored
     with pytest.raises(InvalidInput, match="out of range"):
         explorer.go_to(explorer.steps + 1)
+    shown = explorer.position
+    explorer.step = explorer.steps + 1           # set past the end: said, and put back
+    assert "out of range" in explorer.message
+    assert explorer.step == explorer.steps and explorer.position == shown
     explorer.load(Position.from_text("?1"))
     assert explorer.mode == "play" and explorer.steps == 0
 
