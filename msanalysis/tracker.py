@@ -433,27 +433,6 @@ class Tracker:
     def _is_unknown(self, s: int) -> bool:
         return s == HIDDEN or (s == FLAG and self.ignore_flags)
 
-    def _add_clue(self, i: int) -> None:
-        """Start following the number revealed at ``i``."""
-        state, fact = self._state, self._fact
-        ignore = self.ignore_flags
-        need, opened = state[i], 0
-        for o in self._offsets:
-            j = i + o
-            s = state[j]
-            if s == HIDDEN or (s == FLAG and ignore):
-                f = fact[j]
-                if f == 0:
-                    opened += 1
-                elif f > 0:
-                    need -= 1
-            elif s in (FLAG, MINE):
-                need -= 1
-        self._need[i] = need
-        self._open[i] = opened
-        if opened or need:
-            self._touch(i)
-
     def _touch(self, i: int) -> None:
         self._queue.append(i)
         self._fresh.add(i)
