@@ -333,6 +333,9 @@ class Explorer(anywidget.AnyWidget):
     # -- moves -----------------------------------------------------------------------------------
     def _playing(self) -> Game:
         if self._game is None:
+            if self._replay_source is not None:
+                raise IllegalMove("a replay is shown, not a game: step through it with go_to, "
+                                  "or play its board with load(explorer.replay.board)")
             raise IllegalMove("no game to play: this position has no layout behind it (start a "
                               "new game, or load a game or a board)")
         return self._game
@@ -356,25 +359,29 @@ class Explorer(anywidget.AnyWidget):
         return opened
 
     def flag(self, cell: Cell) -> None:
-        """Flag a hidden cell: in the game, or in the position when there is no game."""
-        if self._game is None:
+        """Flag a hidden cell: in the game, or in the position when there is no game (a replay
+        is stepped through, not played: outside edit mode its cells raise IllegalMove)."""
+        if self._edits_flags():
             cell = self._on_board(cell)
             if self._position.state(cell) != HIDDEN:
                 raise IllegalMove(f"cell {cell} is not hidden and cannot be flagged")
             self.set_cell(cell, "F")
             return
-        self._game.flag(cell)
+        self._playing().flag(cell)
         self._after_move()
 
     def unflag(self, cell: Cell) -> None:
         """Take the flag off ``cell``."""
-        if self._game is None:
+        if self._edits_flags():
             cell = self._on_board(cell)
             if self._position.state(cell) == FLAG:
                 self.set_cell(cell, "?")
             return
-        self._game.unflag(cell)
+        self._playing().unflag(cell)
         self._after_move()
+
+    def _edits_flags(self) -> bool:
+        return self._game is None and (self._replay_source is None or self.mode == "edit")
 
     def _after_move(self) -> None:
         game = self._game

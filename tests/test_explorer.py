@@ -24,6 +24,7 @@ from msanalysis import (
     analyze,
 )
 from msanalysis.play.judge import analyze_replay, record_autoplay
+from msanalysis.position import FLAG
 
 
 class Wire:
@@ -248,6 +249,17 @@ def test_replay_steps_show_each_click_and_its_verdict():
     explorer.step = explorer.steps + 1           # set past the end: said, and put back
     assert "out of range" in explorer.message
     assert explorer.step == explorer.steps and explorer.position == shown
+    # A replay is stepped through, not played: moves on it say so and leave it shown.
+    hidden = sorted(explorer.position.hidden)[0]
+    for move in (explorer.reveal, explorer.flag, explorer.unflag, explorer.chord):
+        with pytest.raises(IllegalMove, match="a replay is shown"):
+            move(hidden)
+    assert explorer.replay is replay and explorer.position == shown
+    explorer.mode = "edit"                       # editing leaves the replay for a position
+    explorer.flag(hidden)
+    assert explorer.replay is None and explorer.position.state(hidden) == FLAG
+    explorer.load(replay)
+    assert explorer.mode == "replay" and explorer.position == replay.game().position()
     explorer.load(Position.from_text("?1"))
     assert explorer.mode == "play" and explorer.steps == 0
 
