@@ -728,7 +728,8 @@ class MovingPlay:
     The bit-board twin of a :class:`~msanalysis.tracker.Tracker` that plays with
     ``step(max_grade, reveal=True)`` and moves mines with
     :meth:`~msanalysis.tracker.Tracker.perturb`: it proves the same cells, and its moves take
-    the same draws from the generator and move the same mines, about ten times sooner.
+    the same draws from the generator and move the same mines, in about a tenth of the time
+    (a play of an expert board).
     :func:`msanalysis.play.noguess.generate_no_guess` moves mines with it (``method="adjust"``).
 
     Parameters
@@ -824,7 +825,7 @@ class MovingPlay:
 
     @property
     def proven_mines(self) -> set[Cell]:
-        """The mines logic has proved."""
+        """The mines logic (up to :attr:`max_grade`) has proved."""
         return _cells(self._play.proven, self._play.frame)
 
 
