@@ -728,8 +728,8 @@ class MovingPlay:
     The bit-board twin of a :class:`~msanalysis.tracker.Tracker` that plays with
     ``step(max_grade, reveal=True)`` and moves mines with
     :meth:`~msanalysis.tracker.Tracker.perturb`: it proves the same cells, and its moves take
-    the same draws from the generator and move the same mines, in about a tenth of the time
-    (a play of an expert board).
+    the same draws from the generator and move the same mines, several times sooner (3.5
+    times on expert layouts played until logic stops).
     :func:`msanalysis.play.noguess.generate_no_guess` moves mines with it (``method="adjust"``).
 
     Parameters
