@@ -14,6 +14,7 @@ import time
 from collections import deque
 
 import numpy as np
+from arguments import COUNT, whole
 
 from msanalysis.board import Board
 from msanalysis.game import Game
@@ -43,11 +44,15 @@ def cell_by_cell_queue(board: Board, start: tuple[int, int]) -> int:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=1000, help="the board is SIZE x SIZE")
-    parser.add_argument("--mines", type=int, default=20, help="mines on the board")
-    parser.add_argument("--repeat", type=int, default=3,
+    parser.add_argument("--size", type=whole(1, 10_000), default=1000,
+                        help="the board is SIZE x SIZE")
+    parser.add_argument("--mines", type=whole(0), default=20, help="mines on the board")
+    parser.add_argument("--repeat", type=COUNT, default=3,
                         help="clicks timed (the median is printed)")
     args = parser.parse_args()
+    if args.mines >= args.size * args.size:
+        parser.error(f"--mines: at most {args.size * args.size - 1} on a {args.size}x{args.size} "
+                     "board (the click is safe)")
 
     rng = np.random.default_rng(2026)
     mask = np.zeros(args.size * args.size, dtype=bool)

@@ -28,6 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from arguments import COUNT, JOBS, SEED, new_file
 from paired import variant
 from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
@@ -90,16 +91,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
     parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",
                         help="the variant's options")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=900000)
-    parser.add_argument("--layouts", type=int, default=1200)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--output", default=None,
+    parser.add_argument("--games", type=COUNT, default=1000)
+    parser.add_argument("--seed", type=SEED, default=900000)
+    parser.add_argument("--layouts", type=COUNT, default=1200)
+    parser.add_argument("--jobs", type=JOBS, default=1)
+    parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     args = parser.parse_args(argv)
-    if min(args.games, args.jobs, args.layouts) < 1:
-        parser.error("--games, --jobs and --layouts must be at least 1")
     spec = variant(args.b, args.difficulty, args.rules)
     output = Path(args.output or f"changed-guesses-{spec.file_tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")

@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+from arguments import COUNT, JOBS, SEED, existing_file, seconds
+
 from msanalysis.play.bench import PlaySpec, bench, wilson_interval
 from msanalysis.play.strategies import parse_options
 
@@ -92,13 +94,13 @@ def main() -> None:
     parser.add_argument("--row", choices=sorted(ROWS), default="expert")
     parser.add_argument("--strategy", default="best")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--games", type=int, default=200_000)
-    parser.add_argument("--seed", type=int, default=10_000_000)
-    parser.add_argument("--chunk", type=int, default=2000)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+    parser.add_argument("--games", type=COUNT, default=200_000)
+    parser.add_argument("--seed", type=SEED, default=10_000_000)
+    parser.add_argument("--chunk", type=COUNT, default=2000)
+    parser.add_argument("--jobs", type=JOBS, default=1)
+    parser.add_argument("--time-limit", type=seconds, metavar="SECONDS",
                         help="start no chunk after this long")
-    parser.add_argument("--against", type=Path, metavar="FILE",
+    parser.add_argument("--against", type=existing_file, metavar="FILE",
                         help="another results file to compare with, chunk by chunk")
     args = parser.parse_args()
     difficulty, rules = ROWS[args.row]

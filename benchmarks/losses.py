@@ -24,6 +24,8 @@ import argparse
 from collections import Counter
 from typing import Any
 
+from arguments import COUNT, SEED
+
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.best import BestStrategy
@@ -83,8 +85,8 @@ def tally(difficulty: str, games: int, seed: int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--difficulty", choices=sorted(DIFFICULTIES), default="expert")
-    parser.add_argument("--games", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=430000)
+    parser.add_argument("--games", type=COUNT, default=2000)
+    parser.add_argument("--seed", type=SEED, default=430000)
     parser.add_argument("--rules", choices=["safe-cell", "safe-opening"], default="safe-cell")
     args = parser.parse_args()
     won, guesses, lost = tally(args.difficulty, args.games, args.seed, args.rules)

@@ -36,6 +36,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from arguments import COUNT, SEED, new_file, seconds, share
+
 from msanalysis.analysis import analyze
 from msanalysis.game import Game
 from msanalysis.play.autoplay import autoplay
@@ -131,18 +133,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", choices=["beginner", "intermediate", "expert"],
                         default="expert")
-    parser.add_argument("--survey-games", type=int, default=2000)
-    parser.add_argument("--survey-seed", type=int, default=30000)
-    parser.add_argument("--depth", type=int, default=2)
-    parser.add_argument("--min-games", type=int, default=20)
-    parser.add_argument("--candidates", type=int, default=6)
-    parser.add_argument("--rounds", type=int, default=40)
-    parser.add_argument("--per-round", type=int, default=50)
-    parser.add_argument("--race-seed", type=int, default=1)
-    parser.add_argument("--alpha", type=float, default=0.01)
-    parser.add_argument("--time-limit", type=float, default=None, metavar="SECONDS")
-    parser.add_argument("--state", type=Path, help="default: by difficulty, in results/")
-    parser.add_argument("--output", type=Path, help="default: by difficulty, in the package")
+    parser.add_argument("--survey-games", type=COUNT, default=2000)
+    parser.add_argument("--survey-seed", type=SEED, default=30000)
+    parser.add_argument("--depth", type=COUNT, default=2)
+    parser.add_argument("--min-games", type=COUNT, default=20)
+    parser.add_argument("--candidates", type=COUNT, default=6)
+    parser.add_argument("--rounds", type=COUNT, default=40)
+    parser.add_argument("--per-round", type=COUNT, default=50)
+    parser.add_argument("--race-seed", type=SEED, default=1)
+    parser.add_argument("--alpha", type=share, default=0.01)
+    parser.add_argument("--time-limit", type=seconds, default=None, metavar="SECONDS")
+    parser.add_argument("--state", type=new_file, help="default: by difficulty, in results/")
+    parser.add_argument("--output", type=new_file, help="default: by difficulty, in the package")
     args = parser.parse_args()
     spec = PlaySpec.standard(args.difficulty, rules=RULES)
     name = f"{args.difficulty}-{RULES}"

@@ -25,6 +25,8 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
+from arguments import COUNT
+
 from msanalysis.analysis import analyze
 from msanalysis.board import Board, Cell
 from msanalysis.errors import MsanalysisError
@@ -128,7 +130,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--variant", action="append", default=[], metavar="OPTIONS",
                         help="options of best to play too, e.g. \"endgame_layouts=0 "
                              "drawn_endgame=0\" (repeatable)")
-    parser.add_argument("--nodes", type=int, default=10_000_000,
+    parser.add_argument("--nodes", type=COUNT, default=10_000_000,
                         help="the most sets of layouts the search may solve per position")
     args = parser.parse_args(argv)
     try:

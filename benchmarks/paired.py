@@ -34,6 +34,8 @@ import statistics
 import sys
 import time
 
+from arguments import COUNT, JOBS, SEED, existing_file, new_file
+
 from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
 from msanalysis.play.best import forget_guesses
 from msanalysis.play.strategies import parse_options
@@ -96,16 +98,15 @@ def main() -> None:
                              "--same-as unless given)")
     parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",
                         help="variant B's options (default: best as it is)")
-    parser.add_argument("--games", type=int, default=1000, help="games, one seed each")
-    parser.add_argument("--seed", type=int, default=20000,
+    parser.add_argument("--games", type=COUNT, default=1000, help="games, one seed each")
+    parser.add_argument("--seed", type=SEED, default=20000,
                         help="first seed (default 20000, away from winrate.py's 0 ..)")
-    parser.add_argument("--jobs", type=int, default=1, help="processes")
-    parser.add_argument("--save", metavar="FILE", help="write B's games (seed, won, guesses)")
-    parser.add_argument("--same-as", metavar="FILE",
+    parser.add_argument("--jobs", type=JOBS, default=1, help="processes")
+    parser.add_argument("--save", type=new_file, metavar="FILE",
+                        help="write B's games (seed, won, guesses)")
+    parser.add_argument("--same-as", type=existing_file, metavar="FILE",
                         help="check that B plays every game as saved in FILE (exit 1 if not)")
     args = parser.parse_args()
-    if args.games < 1 or args.jobs < 1:
-        parser.error("--games and --jobs must be at least 1")
     b_only = args.a is None and (args.save or args.same_as)
     specs = [variant(args.b, args.difficulty, args.rules)]
     if not b_only:

@@ -43,6 +43,7 @@ import sys
 import time
 
 import numpy as np
+from arguments import existing_file, new_file
 from tables import print_table
 
 from msanalysis.numbergrid import NumberGrid
@@ -220,9 +221,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer puzzles, no 300x300, Tatham's non-aggressive mode for big IDs")
-    parser.add_argument("--save", metavar="FILE",
+    parser.add_argument("--save", type=new_file, metavar="FILE",
                         help="write the puzzles of a fixed list of cases (no timing)")
-    parser.add_argument("--same-as", metavar="FILE",
+    parser.add_argument("--same-as", type=existing_file, metavar="FILE",
                         help="make those puzzles again and compare them with FILE's")
     args = parser.parse_args()
     if args.save or args.same_as:

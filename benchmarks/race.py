@@ -22,6 +22,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
+from arguments import COUNT, JOBS, SEED
 
 from msanalysis.board import Cell
 from msanalysis.constraints import build
@@ -62,12 +63,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("candidates", nargs="+", metavar="ROW,COL",
                         help="hidden cells to guess; the first is the one the others are "
                              "compared with")
-    parser.add_argument("--layouts", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--layouts", type=COUNT, default=1000)
+    parser.add_argument("--seed", type=SEED, default=1)
+    parser.add_argument("--jobs", type=JOBS, default=1)
     args = parser.parse_args(argv)
-    if args.layouts < 1 or args.jobs < 1:
-        parser.error("--layouts and --jobs must be at least 1")
     candidates = [parse_cell(text) for text in args.candidates]
     if len(set(candidates)) != len(candidates):
         fail("a candidate is given twice")

@@ -26,6 +26,8 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
+from arguments import COUNT
+
 from msanalysis.analysis import analyze
 from msanalysis.play.judge import analyze_replay, record_autoplay
 from msanalysis.replay import load_replay, save_replay
@@ -57,7 +59,7 @@ def timed(function: Callable[[], T], repeat: int) -> tuple[float, T]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=COUNT, default=3)
     parser.add_argument("--make", action="store_true",
                         help="play the 60x36 game again (seed 23, safest) and save it first")
     args = parser.parse_args()

@@ -43,6 +43,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from arguments import COUNT, JOBS, SEED, new_file, whole
+
 from msanalysis.analysis import analyze
 from msanalysis.constraints import build
 from msanalysis.game import Game
@@ -268,19 +270,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="safe-cell", choices=["safe-cell", "safe-opening"],
                         help="the first-click rule; its first click (0, 0), or (3, 3) with an "
                              "opening")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=240000)
-    parser.add_argument("--top", type=int, default=3)
-    parser.add_argument("--layouts", type=int, default=400)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--output", default=None,
+    parser.add_argument("--games", type=COUNT, default=100)
+    parser.add_argument("--seed", type=SEED, default=240000)
+    parser.add_argument("--top", type=whole(2), default=3)
+    parser.add_argument("--layouts", type=COUNT, default=400)
+    parser.add_argument("--jobs", type=JOBS, default=1)
+    parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "benchmarks/results/rollout-gain-DIFFICULTY-seedSEED.jsonl, "
                              "-DIFFICULTY-opening- with an opening)")
     args = parser.parse_args(argv)
-    if min(args.games, args.jobs, args.layouts) < 1 or args.top < 2 or args.layouts % 2:
-        parser.error("--games, --jobs and --layouts must be at least 1, --layouts even, "
-                     "--top at least 2")
+    if args.layouts % 2:
+        parser.error(f"argument --layouts: an even number, got {args.layouts} (half of the "
+                     "layouts choose, the other half score)")
     spec = PlaySpec.standard(args.difficulty, rules=args.rules)
     board = args.difficulty + ("-opening" if args.rules == "safe-opening" else "")
     output = Path(args.output or Path(__file__).resolve().parent / "results" /

@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from arguments import COUNT, JOBS, SEED, new_file
+
 from msanalysis.play.bench import PlaySpec, bench
 
 RESULTS = Path(__file__).resolve().parent / "results" / "winrate.json"
@@ -105,13 +107,13 @@ def print_table(results: list[dict]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, help="games per row (default: each row's own)")
-    parser.add_argument("--jobs", type=int, default=1, help="local worker processes")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    parser.add_argument("--games", type=COUNT, help="games per row (default: each row's own)")
+    parser.add_argument("--jobs", type=JOBS, default=1, help="local worker processes")
+    parser.add_argument("--seed", type=SEED, default=0, help="seed of the first game")
     parser.add_argument("--rows",
                         help="comma-separated row names: " + ", ".join(r.name for r in ROWS))
     parser.add_argument("--quick", action="store_true", help="a few hundred games per row")
-    parser.add_argument("--output", type=Path, default=RESULTS, help="results JSON file")
+    parser.add_argument("--output", type=new_file, default=RESULTS, help="results JSON file")
     args = parser.parse_args(argv)
     rows = ROWS
     if args.rows:

@@ -79,7 +79,7 @@ def test_bad_arguments_are_refused(capsys):
     with pytest.raises(SystemExit) as exit_:
         rollout_gain.main(["--layouts", "3"])
     assert exit_.value.code == 2
-    assert "--layouts even" in capsys.readouterr().err
+    assert "--layouts: an even number, got 3" in capsys.readouterr().err
 
 
 # -- rollout_fit.py ------------------------------------------------------------------------------
