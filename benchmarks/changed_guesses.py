@@ -115,8 +115,13 @@ def main(argv: list[str] | None = None) -> None:
             changed.update(part_changed)
             guesses += part_guesses
     # Kept only if played out as asked now: the same layouts, the same two guesses.
-    done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts and
-                 [tuple(c) for c in item["guesses"]] == list(changed.get(item["position"], ())))
+    try:
+        done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts and
+                     [tuple(c) for c in item["guesses"]] == list(changed.get(item["position"], ())),
+                     keys=("guesses",))
+    except (OSError, ValueError) as error:
+        print(f"error: {error} (to start again, another --output)", file=sys.stderr)
+        sys.exit(2)
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions where the guesses differ, {len(todo)} to play out",
           file=sys.stderr)

@@ -28,12 +28,11 @@ value's says what the look ahead undervalues.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 
 import numpy as np
-from rollout_gain import difference, true_spread
+from rollout_gain import difference, read_rollouts, true_spread
 
 from msanalysis.analysis import analyze
 from msanalysis.play.outlook import Outlook
@@ -123,10 +122,10 @@ def main(argv: list[str] | None = None) -> None:
     items = []
     for name in args.files:
         try:
-            with open(name) as saved:
-                items += [json.loads(line) for line in saved]
+            items += read_rollouts(name)
         except (OSError, ValueError) as error:
-            print(f"error: {name}: {error}", file=sys.stderr)
+            reason = f"{name}: {error.strerror}" if isinstance(error, OSError) else error
+            print(f"error: {reason}", file=sys.stderr)
             sys.exit(2)
     by_gap(items)
     x, y, noise = pairs(items)

@@ -91,16 +91,49 @@ def guess_positions(spec: PlaySpec, games: int, seed: int) -> Counter[str]:
     return met
 
 
-def saved(output: Path, keep: Callable[[dict], bool]) -> dict[str, dict]:
-    """The positions already played out in ``output`` (one JSON line each), by position: those
-    ``keep`` takes as played out as now asked."""
-    done: dict[str, dict] = {}
-    if output.exists():
-        for line in output.read_text().splitlines():
-            item = json.loads(line)
-            if keep(item):
-                done[item["position"]] = item
-    return done
+def read_rollouts(path: Path, keys: tuple[str, ...] = ("candidates", "values")) -> list[dict]:
+    """The positions played out in ``path``, one JSON line each, as this script (``keys``
+    ``candidates`` and ``values``) or ``changed_guesses.py`` (``guesses``) saves them.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line of the first line that is not such a position.
+    """
+    items = []
+    with open(path) as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                item = json.loads(line)
+                if not (isinstance(item, dict) and {"position", "outcomes", *keys} <= item.keys()):
+                    raise ValueError(f"not a position played out (with {', '.join(keys)})")
+                outcomes = item["outcomes"]
+                if not (isinstance(item["position"], str) and isinstance(outcomes, list)
+                        and outcomes and all(isinstance(o, str) and set(o) <= {"0", "1"}
+                                             for o in outcomes)
+                        and len({len(o) for o in outcomes}) == 1 and outcomes[0]):
+                    raise ValueError("its outcomes are not strings of 0 and 1 of one length")
+                if "candidates" in keys and not (
+                        len(item["candidates"]) == len(item["values"]) == len(outcomes)
+                        and all(isinstance(c, list) and len(c) == 2
+                                and all(type(x) is int for x in c) for c in item["candidates"])
+                        and all(type(v) in (int, float) for v in item["values"])):
+                    raise ValueError("its candidates (row, col) and values are not one per "
+                                     "outcome")
+                Position.from_text(item["position"])
+            except ValueError as error:
+                raise ValueError(f"{path}, line {number}: {error}") from None
+            items.append(item)
+    return items
+
+
+def saved(output: Path, keep: Callable[[dict], bool],
+          keys: tuple[str, ...] = ("candidates", "values")) -> dict[str, dict]:
+    """The positions already played out in ``output`` (see :func:`read_rollouts`), by
+    position: those ``keep`` takes as played out as now asked."""
+    if not output.exists():
+        return {}
+    return {item["position"]: item for item in read_rollouts(output, keys) if keep(item)}
 
 
 def play_and_save(output: Path, jobs: int, play: Callable[..., dict],
@@ -288,7 +321,11 @@ def main(argv: list[str] | None = None) -> None:
     output = Path(args.output or Path(__file__).resolve().parent / "results" /
                   f"rollout-gain-{board}-seed{args.seed}.jsonl")
     met = guess_positions(spec, args.games, args.seed)
-    done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts)
+    try:
+        done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts)
+    except (OSError, ValueError) as error:
+        print(f"error: {error} (to start again, another --output)", file=sys.stderr)
+        sys.exit(2)
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions, {len(todo)} to play out", file=sys.stderr)
     calls = [(text, args.top, args.layouts, args.seed) for text in todo]

@@ -5,6 +5,7 @@
 
 import json
 import math
+import re
 
 import changed_guesses
 import numpy as np
@@ -108,6 +109,32 @@ def test_fit_names_an_unreadable_file(tmp_path, capsys):
         rollout_fit.main([str(tmp_path / "missing.jsonl")])
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.startswith("error: ") and "missing.jsonl" in err
+
+
+@pytest.mark.parametrize("line, message", [
+    ("not json", "line 2: Expecting value"),
+    ('{"position": "?1", "outcomes": ["01"]}', "line 2: not a position played out"),
+    ('{"position": "?1", "outcomes": ["01", "1"], "candidates": [[0, 0], [0, 1]], '
+     '"values": [0.5, 0.4]}', "line 2: its outcomes are not strings of 0 and 1 of one length"),
+    ('{"position": "?1", "outcomes": ["01"], "candidates": [[0, "a"]], "values": [0.5]}',
+     "line 2: its candidates (row, col) and values are not one per outcome"),
+    ('{"position": "x", "outcomes": ["01"], "candidates": [[0, 0]], "values": [0.5]}',
+     "line 2: line 1, column 1: unknown character 'x'"),
+])
+def test_a_rollouts_file_is_checked_line_by_line(tmp_path, capsys, line, message):
+    # What rollout_fit.py reads and rollout_gain.py and changed_guesses.py resume from.
+    good = ('{"position": "?1", "outcomes": ["01"], "candidates": [[0, 0]], "values": [0.5]}')
+    path = tmp_path / "rollouts.jsonl"
+    path.write_text(good + "\n" + line + "\n")
+    with pytest.raises(ValueError, match="rollouts.jsonl, " + re.escape(message)):
+        rollout_gain.read_rollouts(path)
+    with pytest.raises(SystemExit) as exit_:
+        rollout_fit.main([str(path)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.startswith("error: ") and message in err
+    with pytest.raises(SystemExit) as exit_:
+        rollout_gain.main(["--difficulty", "beginner", "--games", "1", "--output", str(path)])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
 
 
 def test_runners_up_are_grouped_by_the_gap_in_value(capsys):
