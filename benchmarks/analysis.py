@@ -34,7 +34,6 @@ Run: ``.venv/bin/python benchmarks/analysis.py`` (a few minutes), or ``--quick``
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -48,6 +47,8 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arguments import Parser
 
 import msanalysis.play.best
 import msanalysis.play.outlook
@@ -392,7 +393,7 @@ def metrics(boards: int, ms_toollib) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions (about 15 s)")
     parser.add_argument("--peer-only", action="store_true",
                         help="only the comparisons with ms-toollib and the games of best")

@@ -1,8 +1,9 @@
 """Types for the benchmark scripts' options: a bad value is refused as the options are read.
 
-argparse then prints the script's usage and one line naming the option ("argument --games: a
-whole number from 1 up, got 0"), instead of a traceback later or a file that cannot be written
-once an hour of games is played. Not a benchmark itself (the Makefile's ``bench`` leaves it out).
+The scripts' :class:`Parser` then prints one line naming the option ("error: argument --games:
+a whole number from 1 up, got 0"), as the command line does, instead of a traceback later or a
+file that cannot be written once an hour of games is played. Not a benchmark itself (the
+Makefile's ``bench`` leaves it out).
 """
 
 from __future__ import annotations
@@ -11,8 +12,18 @@ import argparse
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
-__all__ = ["COUNT", "JOBS", "SEED", "existing_file", "new_file", "seconds", "share", "whole"]
+__all__ = ["COUNT", "JOBS", "SEED", "Parser", "existing_file", "new_file", "seconds", "share",
+           "whole"]
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors are one line, ``error: ...``, exit status 2 (without
+    the usage, which ``--help`` gives)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message}\n")
 
 
 def whole(least: int, most: int | None = None) -> Callable[[str], int]:

@@ -8,13 +8,12 @@ process: seed 000's queue processed one cell at a time in plain Python.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections import deque
 
 import numpy as np
-from arguments import COUNT, whole
+from arguments import COUNT, Parser, whole
 
 from msanalysis.board import Board
 from msanalysis.game import Game
@@ -43,7 +42,7 @@ def cell_by_cell_queue(board: Board, start: tuple[int, int]) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=whole(1, 10_000), default=1000,
                         help="the board is SIZE x SIZE")
     parser.add_argument("--mines", type=whole(0), default=20, help="mines on the board")

@@ -21,14 +21,13 @@ command again plays only the positions missing. Not part of ``make bench``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from arguments import COUNT, JOBS, SEED, new_file
+from arguments import COUNT, JOBS, SEED, Parser, new_file
 from paired import variant
 from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
@@ -86,7 +85,7 @@ def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> No
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
     parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
     parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",

@@ -20,14 +20,13 @@ boards): the games won by each, and the difference per chunk with its standard e
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from arguments import COUNT, JOBS, SEED, existing_file, seconds
+from arguments import COUNT, JOBS, SEED, Parser, existing_file, seconds
 
 from msanalysis.play.bench import PlaySpec, bench, wilson_interval
 from msanalysis.play.strategies import parse_options
@@ -90,7 +89,7 @@ def compare(chunks: list[dict], other: list[dict]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--row", choices=sorted(ROWS), default="expert")
     parser.add_argument("--strategy", default="best")
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")

@@ -20,11 +20,10 @@ About 30 s for 2,000 expert games on one core.
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
 from typing import Any
 
-from arguments import COUNT, SEED
+from arguments import COUNT, SEED, Parser
 
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Move, autoplay
@@ -83,7 +82,7 @@ def tally(difficulty: str, games: int, seed: int,
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = Parser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--difficulty", choices=sorted(DIFFICULTIES), default="expert")
     parser.add_argument("--games", type=COUNT, default=2000)
     parser.add_argument("--seed", type=SEED, default=430000)

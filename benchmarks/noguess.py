@@ -18,7 +18,6 @@ Needs the benchmark extra: ``pip install -e '.[bench]'``. Run:
 
 from __future__ import annotations
 
-import argparse
 import os
 import shutil
 import statistics
@@ -30,6 +29,8 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from arguments import Parser
 
 from msanalysis.play.noguess import generate_no_guess, solve_without_guessing
 from msanalysis.rules import generate
@@ -150,7 +151,7 @@ def adjust(width: int, height: int, mines: int, seconds: float, peer_count: int)
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer boards (about 20 s)")
     args = parser.parse_args()
     boards, seconds = (100, 2.0) if args.quick else (600, 8.0)

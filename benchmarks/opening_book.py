@@ -28,7 +28,6 @@ survey, every rollout's outcome and the settings; the book goes to
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import sys
@@ -36,7 +35,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from arguments import COUNT, SEED, new_file, seconds, share
+from arguments import COUNT, SEED, Parser, new_file, seconds, share
 
 from msanalysis.analysis import analyze
 from msanalysis.game import Game
@@ -130,7 +129,7 @@ def write(path: Path, spec: PlaySpec, state: dict) -> OpeningBook:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", choices=["beginner", "intermediate", "expert"],
                         default="expert")
     parser.add_argument("--survey-games", type=COUNT, default=2000)

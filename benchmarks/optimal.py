@@ -17,7 +17,6 @@ sets of layouts solved in 2.5 minutes); ``--nodes`` bounds the sets it may solve
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 import time
@@ -25,7 +24,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
 
-from arguments import COUNT
+from arguments import Parser
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Board, Cell
@@ -124,13 +123,13 @@ def parse_board(text: str) -> tuple[int, int, int]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--board", action="append", metavar="WxH/M",
                         help=f"a board to solve (repeatable; default {', '.join(BOARDS)})")
     parser.add_argument("--variant", action="append", default=[], metavar="OPTIONS",
                         help="options of best to play too, e.g. \"endgame_layouts=0 "
                              "drawn_endgame=0\" (repeatable)")
-    parser.add_argument("--nodes", type=COUNT, default=10_000_000,
+    parser.add_argument("--nodes", type=int, default=10_000_000,
                         help="the most sets of layouts the search may solve per position")
     args = parser.parse_args(argv)
     try:

@@ -28,13 +28,12 @@ Each line of the file is one game: its seed, whether it was won, and the cells g
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
 import time
 
-from arguments import COUNT, JOBS, SEED, existing_file, new_file
+from arguments import COUNT, JOBS, SEED, Parser, existing_file, new_file
 
 from msanalysis.play.bench import GameResult, PlaySpec, paired, run_games
 from msanalysis.play.best import forget_guesses
@@ -90,7 +89,7 @@ def same_as(path: str, run: list[GameResult]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
     parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
     parser.add_argument("--a", nargs="*", default=None, metavar="NAME=VALUE",

@@ -32,7 +32,6 @@ grades 1, 2 and any, three seeds each), the second makes them again and compares
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -43,7 +42,7 @@ import sys
 import time
 
 import numpy as np
-from arguments import existing_file, new_file
+from arguments import Parser, existing_file, new_file
 from tables import print_table
 
 from msanalysis.numbergrid import NumberGrid
@@ -218,7 +217,7 @@ def same_as(path: str, made: list[dict[str, object]]) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="fewer puzzles, no 300x300, Tatham's non-aggressive mode for big IDs")
     parser.add_argument("--save", type=new_file, metavar="FILE",

@@ -15,14 +15,13 @@ A difference of 0.5% between two guesses needs about 10,000 layouts to show.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
-from arguments import COUNT, JOBS, SEED
+from arguments import COUNT, JOBS, SEED, Parser
 
 from msanalysis.board import Cell
 from msanalysis.constraints import build
@@ -58,7 +57,7 @@ def _play(position: Position, candidates: list[Cell],
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("position", help="a position file (text)")
     parser.add_argument("candidates", nargs="+", metavar="ROW,COL",
                         help="hidden cells to guess; the first is the one the others are "

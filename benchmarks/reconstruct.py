@@ -19,11 +19,11 @@ for the engines after local reasoning. Every answer is checked against the board
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 
 import numpy as np
+from arguments import Parser
 from seed003_backtrack import backtrack
 from tables import print_table
 
@@ -119,7 +119,7 @@ def compare_engines(title: str, sizes, seed: int, hide: float, **options) -> Non
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true",
                         help="skip 1000x1000 and cap the baseline at 3 s instead of 60 s")
     args = parser.parse_args()

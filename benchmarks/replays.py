@@ -18,7 +18,6 @@ in a child process for the .mvf) is timed apart.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import time
 from collections.abc import Callable
@@ -26,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from typing import TypeVar
 
-from arguments import COUNT
+from arguments import COUNT, Parser
 
 from msanalysis.analysis import analyze
 from msanalysis.play.judge import analyze_replay, record_autoplay
@@ -58,7 +57,7 @@ def timed(function: Callable[[], T], repeat: int) -> tuple[float, T]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=COUNT, default=3)
     parser.add_argument("--make", action="store_true",
                         help="play the 60x36 game again (seed 23, safest) and save it first")

@@ -27,11 +27,11 @@ value's says what the look ahead undervalues.
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 
 import numpy as np
+from arguments import Parser
 from rollout_gain import difference, read_rollouts, true_spread
 
 from msanalysis.analysis import analyze
@@ -116,7 +116,7 @@ def by_gap(items: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", help="rollouts saved by rollout_gain.py")
     args = parser.parse_args(argv)
     items = []

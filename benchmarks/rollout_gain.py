@@ -32,7 +32,6 @@ Not part of ``make bench``: about 15 minutes on two cores for 100 expert games.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
@@ -43,7 +42,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from arguments import COUNT, JOBS, SEED, new_file, whole
+from arguments import COUNT, JOBS, SEED, Parser, new_file, whole
 
 from msanalysis.analysis import analyze
 from msanalysis.constraints import build
@@ -297,7 +296,7 @@ def report(items: list[dict], met: Counter[str], games: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", default="expert",
                         choices=["beginner", "intermediate", "expert"])
     parser.add_argument("--rules", default="safe-cell", choices=["safe-cell", "safe-opening"],

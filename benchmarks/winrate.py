@@ -16,7 +16,6 @@ and not run again are kept, so the long rows can be run one at a time.
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import json
 import os
@@ -26,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from arguments import COUNT, JOBS, SEED, new_file
+from arguments import COUNT, JOBS, SEED, Parser, new_file
 
 from msanalysis.play.bench import PlaySpec, bench
 
@@ -106,7 +105,7 @@ def print_table(results: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=COUNT, help="games per row (default: each row's own)")
     parser.add_argument("--jobs", type=JOBS, default=1, help="local worker processes")
     parser.add_argument("--seed", type=SEED, default=0, help="seed of the first game")
