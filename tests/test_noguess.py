@@ -413,17 +413,24 @@ def test_moving_mines_on_bit_boards_follows_the_tracker(width, height, mines, cl
 def test_moving_mines_makes_the_same_boards_on_bit_boards_as_by_tracker(monkeypatch):
     import msanalysis.play.noguess as noguess
 
-    cases = [(30, 16, 150, (3, 3), None), (16, 16, 70, (0, 0), None), (9, 9, 25, (4, 4), 4),
-             (16, 16, 50, (8, 8), 3)]
+    # Below the mine count's grade, the walls of an enclosure are the mines every grade
+    # proves: a tracker's forced mines, which the bit boards ask a tracker of the position for.
+    cases = [(30, 16, 150, (3, 3), None, True), (16, 16, 70, (0, 0), None, True),
+             (9, 9, 25, (4, 4), 4, True), (9, 9, 25, (4, 4), 3, True),
+             (16, 16, 50, (8, 8), 3, True),
+             (16, 16, 70, (8, 8), 2, False), (9, 9, 30, (4, 4), None, False)]
     made = [[generate_no_guess(width, height, mines, first_click=click, seed=seed,
-                               method="adjust", grade=grade) for seed in range(5)]
-            for width, height, mines, click, grade in cases]
+                               method="adjust", grade=grade, use_mine_count=count)
+             for seed in range(5)]
+            for width, height, mines, click, grade, count in cases]
     monkeypatch.setattr(noguess, "_BIT_BOARD_CELLS", 0)
-    for (width, height, mines, click, grade), boards in zip(cases, made):
+    for (width, height, mines, click, grade, count), boards in zip(cases, made):
         for seed, board in enumerate(boards):
             assert board == generate_no_guess(width, height, mines, first_click=click,
-                                              seed=seed, method="adjust", grade=grade)
-            result = solve_without_guessing(board, click, rules="safe-opening")
+                                              seed=seed, method="adjust", grade=grade,
+                                              use_mine_count=count), (width, mines, seed)
+            result = solve_without_guessing(board, click, rules="safe-opening",
+                                            use_mine_count=count)
             assert result.solvable and (grade is None or result.grade == grade)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache, partial
 from typing import Any
@@ -35,7 +36,7 @@ from msanalysis.errors import (
     time_is_up,
     worker_ignores_interrupts,
 )
-from msanalysis.position import HIDDEN, Position
+from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import FirstClick, as_seed, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
@@ -582,22 +583,17 @@ def _adjusted(board: Board, first_click: Cell, draw: _SafeOpening, grade: int,
     elsewhere (cells beside revealed ones first, then the far side, never the first click's
     block), and play goes on. A pass that needed no move proves the board. Played on bit
     boards (:class:`~msanalysis.bitlogic.MovingPlay`) up to their size, by a tracker beyond it
-    and when ``grade`` leaves the mine count out (see :class:`_TrackedPlay`): the same moves
-    and the same boards either way. Past ``deadline`` (looked at where logic stops, and in a
-    tracker's steps) it raises ``AnalysisTooHard``: a board of a million cells takes minutes.
+    (:class:`_TrackedPlay`): the same moves and the same boards either way. Past ``deadline``
+    (looked at where logic stops, and in a tracker's steps) it raises ``AnalysisTooHard``: a
+    board of a million cells takes minutes.
     """
     rng = draw.rng
     row, col = first_click
     protected = {(r, c) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)}
     small = board.mask.size <= _BIT_BOARD_CELLS
     for _ in range(_ADJUST_PASSES):
-        play: MovingPlay | _TrackedPlay
-        if small and grade == MINE_COUNT:
-            play = MovingPlay(board, first_click, grade)
-        elif small and wins_by_logic(board, first_click, grade):
-            return board  # what a pass that moves nothing proves, several times sooner
-        else:
-            play = _TrackedPlay(board, first_click, grade, deadline)
+        play = MovingPlay(board, first_click, grade) if small else \
+            _TrackedPlay(board, first_click, grade, deadline)
         moves = 0
         while not play.settle():
             if time_is_up(deadline):
@@ -623,10 +619,8 @@ _ADJUST_PASSES = 30
 
 
 class _TrackedPlay:
-    """:class:`~msanalysis.bitlogic.MovingPlay`'s part played by a tracker: on boards too large
-    for bit boards, and below the mine count's grade, since the walls of an enclosure are the
-    mines every grade proves (:attr:`Tracker.forced <msanalysis.tracker.Tracker.forced>`),
-    which a play limited to a lower grade does not know."""
+    """:class:`~msanalysis.bitlogic.MovingPlay`'s part played by a tracker, on boards too large
+    for bit boards."""
 
     def __init__(self, board: Board, first_click: Cell, max_grade: int,
                  deadline: float | None) -> None:
@@ -654,16 +648,30 @@ class _TrackedPlay:
     def hidden(self) -> frozenset[Cell]:
         return self.tracker.position.hidden
 
-    @property
-    def proven_mines(self) -> frozenset[Cell]:
-        return self.tracker.forced[1]
+
+def _every_grade_proves(play: MovingPlay | _TrackedPlay) -> AbstractSet[Cell]:
+    """The mines that reasoning of every grade proves where ``play`` stopped: those it proved,
+    and, when its grade was lower, those the stronger reasoning adds (as
+    :attr:`Tracker.forced <msanalysis.tracker.Tracker.forced>` has them: the proved mines
+    flagged in the position shown, a tracker of it settled)."""
+    if isinstance(play, _TrackedPlay):
+        return play.tracker.forced[1]  # settled by every grade, whatever the play's
+    proven = play.proven_mines
+    if play.max_grade >= MINE_COUNT:
+        return proven
+    board = play.board
+    states = board.numbers.astype(np.int8)
+    for cell in play.hidden:
+        states[cell] = FLAG if cell in proven else HIDDEN
+    return Tracker.from_position(Position(states, board.mine_count)).forced[1] | proven
 
 
 def _open_enclosure(play: MovingPlay | _TrackedPlay, rng: random.Random,
                     protected: set[Cell]) -> Board | None:
-    """The board with a proven mine beside the cells left swapped with a safe one of them."""
+    """The board with a proven mine (by every grade) beside the cells left swapped with a safe
+    one of them."""
     board = play.board
-    proven = play.proven_mines
+    proven = _every_grade_proves(play)
     hidden = play.hidden - proven
     height, width = board.height, board.width
     walls = sorted({(r, c) for r0, c0 in hidden for r in range(r0 - 1, r0 + 2)
