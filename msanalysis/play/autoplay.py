@@ -91,6 +91,23 @@ class Strategy(Protocol):
     the tracker's deductions proves, cheapest reasoning first, as soon as they are proven, and
     asks ``choose`` only when nothing more can be proven: the cells revealed before each guess
     are the same whatever the order, and the harder reasoning is asked far less often.
+
+    Examples
+    --------
+    A strategy of one's own: every forced safe cell, else the likeliest safe cell.
+
+    >>> from msanalysis import Board, Game
+    >>> class Lowest:
+    ...     name, uses_analysis = "lowest", True
+    ...     def choose(self, position, analysis):
+    ...         if analysis.forced_safe:
+    ...             return [Move("reveal", cell) for cell in sorted(analysis.forced_safe)]
+    ...         return [Move("reveal", analysis.best_guess, guess=True)]
+    >>> game = Game(Board.from_text("*....\\n.....\\n.....\\n....*"))
+    >>> _ = game.reveal((2, 2))
+    >>> played = autoplay(game, Lowest())
+    >>> played.status, played.guesses
+    ('won', 0)
     """
 
     name: str
