@@ -32,6 +32,7 @@ import json
 import statistics
 import sys
 import time
+from pathlib import Path
 
 from arguments import COUNT, JOBS, SEED, Parser, existing_file, new_file
 
@@ -58,7 +59,7 @@ def variant(words: list[str], difficulty: str, rules: str) -> PlaySpec:
     return spec
 
 
-def save(path: str, run: list[GameResult]) -> None:
+def save(path: Path, run: list[GameResult]) -> None:
     """One JSON line per game, in seed order: seed, won, the cells guessed."""
     with open(path, "w") as out:
         for r in sorted(run, key=lambda r: r.seed):
@@ -66,7 +67,7 @@ def save(path: str, run: list[GameResult]) -> None:
                                   "guessed": [list(c) for c in r.guessed]}) + "\n")
 
 
-def same_as(path: str, run: list[GameResult]) -> bool:
+def same_as(path: Path, run: list[GameResult]) -> bool:
     """Compare a run with a saved one game by game; print the verdict."""
     try:
         with open(path) as saved_file:

@@ -40,6 +40,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from arguments import Parser, existing_file, new_file
@@ -200,7 +201,7 @@ def made_for_cases() -> list[dict[str, object]]:
     return made
 
 
-def same_as(path: str, made: list[dict[str, object]]) -> bool:
+def same_as(path: Path, made: list[dict[str, object]]) -> bool:
     """Compare puzzles made now with those saved by --save; print the verdict."""
     try:
         with open(path) as saved_file:
