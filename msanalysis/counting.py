@@ -484,6 +484,9 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     InconsistentPosition
         When no layout satisfies the component's clues (without naming clues: use
         :mod:`msanalysis.sat` for a core).
+    InvalidInput
+        For a problem made by hand whose scopes name boxes it does not have, or whose scopes
+        and needs differ in number.
     AnalysisTooHard
         Past the deadline, or when one bag of the decomposition has too many assignments.
 
@@ -509,14 +512,27 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
 
 
+def _check_indices(problem: Problem) -> None:
+    """Refuse a problem whose scopes name boxes it does not have, or whose clues' scopes and
+    needs differ in number (made by hand: the problems of positions always fit)."""
+    boxes = len(problem.boxes)
+    if len(problem.scopes) != len(problem.needs) or not all(
+            0 <= v < boxes for scope in problem.scopes for v in scope):
+        raise InvalidInput(f"the scopes of a problem name its boxes by index from 0 (it has "
+                           f"{boxes}), one scope per need: got scopes {problem.scopes!r} and "
+                           f"needs {problem.needs!r}")
+
+
 def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | None,
                  boxes: bool = True) -> tuple[int, list[int], list[list[int]]]:
     """The layouts of ``problem`` and each box's mines by power of the polynomial, from the
     lowest power a layout has to the highest: ``(lowest, layouts, mines per box)`` (no boxes
     without ``boxes``). A mine of box ``v`` raises the power by ``steps[v]`` (1 by default).
 
-    Raises InconsistentPosition when no layout fits.
+    Raises InconsistentPosition when no layout fits, InvalidInput for a problem made wrong
+    (see :func:`_check_indices`).
     """
+    _check_indices(problem)
     sizes = problem.sizes
     if steps is None:
         steps = [1] * len(sizes)
@@ -598,6 +614,7 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     apart. The work of :func:`count_component` without the clue, on polynomials ``s`` times as
     long.
     """
+    _check_indices(problem)
     if not 0 <= clue < len(problem.needs):
         raise InvalidInput(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
     if problem.scopes == ((0,),):

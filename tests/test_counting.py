@@ -17,7 +17,7 @@ import msanalysis.counting as counting
 import msanalysis.joining as joining
 from msanalysis.constraints import build
 from msanalysis.counting import ComponentCount, Problem, count_by_need, count_component
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.joining import Backdrop, count, join, together
 from msanalysis.position import HIDDEN, Position
 from reference import all_layouts, enumerate_layouts, game_positions
@@ -406,3 +406,15 @@ def test_count_by_need_of_an_unsatisfiable_problem_is_empty():
     assert count_by_need(problem, 1) == {}
     with pytest.raises(ValueError, match="clue 2"):
         count_by_need(problem, 2)
+
+
+@pytest.mark.parametrize("scopes, needs", [
+    (((3,),), (1,)), (((-1,),), (1,)), (((0,), (0,)), (1,)), (((0,),), (1, 1))])
+def test_a_problem_made_wrong_is_refused_by_name(scopes, needs):
+    # Problems of positions always fit; one made by hand with a box it does not have was an
+    # IndexError deep in the count.
+    problem = Problem((((0, 0), (0, 1)),), scopes, needs)
+    with pytest.raises(InvalidInput, match="the scopes of a problem name its boxes by index"):
+        count_component(problem)
+    with pytest.raises(InvalidInput, match="the scopes of a problem name its boxes by index"):
+        count_by_need(problem, 0)
