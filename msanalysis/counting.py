@@ -138,8 +138,27 @@ class Problem:
         return cls(boxes, tuple(tuple(sorted({box_of[c] for c in cells})) for _, _, cells in clues),
                    tuple(need for _, need, _ in clues), tuple(at for at, _, _ in clues))
 
+    def check(self) -> None:
+        """Raise InvalidInput when a scope names a box the problem does not have, or the
+        clues' scopes and needs differ in number: a problem made by hand (those of positions
+        always fit). The counts and SAT check what they are given.
+
+        >>> Problem((((0, 0),),), ((1,),), (1,)).check()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        msanalysis.errors.InvalidInput: the scopes of a problem name its boxes ... (it has 1), ...
+        """
+        boxes = len(self.boxes)
+        if len(self.scopes) != len(self.needs) or not all(
+                0 <= v < boxes for scope in self.scopes for v in scope):
+            raise InvalidInput(f"the scopes of a problem name its boxes by index from 0 (it "
+                               f"has {boxes}), one scope per need: got scopes {self.scopes!r} "
+                               f"and needs {self.needs!r}")
+
     def with_need(self, clue: int, need: int) -> Problem:
         """The same problem with clue ``clue`` needing ``need`` mines."""
+        if not 0 <= clue < len(self.needs):
+            raise InvalidInput(f"clue {clue} is not one of the problem's {len(self.needs)} "
+                               "clues")
         needs = list(self.needs)
         needs[clue] = need
         return replace(self, needs=tuple(needs))
@@ -512,17 +531,6 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
 
 
-def _check_indices(problem: Problem) -> None:
-    """Refuse a problem whose scopes name boxes it does not have, or whose clues' scopes and
-    needs differ in number (made by hand: the problems of positions always fit)."""
-    boxes = len(problem.boxes)
-    if len(problem.scopes) != len(problem.needs) or not all(
-            0 <= v < boxes for scope in problem.scopes for v in scope):
-        raise InvalidInput(f"the scopes of a problem name its boxes by index from 0 (it has "
-                           f"{boxes}), one scope per need: got scopes {problem.scopes!r} and "
-                           f"needs {problem.needs!r}")
-
-
 def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | None,
                  boxes: bool = True) -> tuple[int, list[int], list[list[int]]]:
     """The layouts of ``problem`` and each box's mines by power of the polynomial, from the
@@ -530,9 +538,9 @@ def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | No
     without ``boxes``). A mine of box ``v`` raises the power by ``steps[v]`` (1 by default).
 
     Raises InconsistentPosition when no layout fits, InvalidInput for a problem made wrong
-    (see :func:`_check_indices`).
+    (see :meth:`Problem.check`).
     """
-    _check_indices(problem)
+    problem.check()
     sizes = problem.sizes
     if steps is None:
         steps = [1] * len(sizes)
@@ -614,7 +622,7 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     apart. The work of :func:`count_component` without the clue, on polynomials ``s`` times as
     long.
     """
-    _check_indices(problem)
+    problem.check()
     if not 0 <= clue < len(problem.needs):
         raise InvalidInput(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")
     if problem.scopes == ((0,),):

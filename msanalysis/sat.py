@@ -769,7 +769,13 @@ def problem_verdicts(problem: Problem, model: list[bool] | None = None) -> list[
     [-1, 1, 1]
     >>> problem_verdicts(p.with_need(0, 0)) is None
     True
+
+    Raises
+    ------
+    InvalidInput
+        For a problem made wrong (see :meth:`Problem.check <msanalysis.counting.Problem.check>`).
     """
+    problem.check()
     box_vars: list[list[int]] = []
     top = 0
     for box in problem.boxes:

@@ -20,6 +20,7 @@ from msanalysis.counting import ComponentCount, Problem, count_by_need, count_co
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
 from msanalysis.joining import Backdrop, count, join, together
 from msanalysis.position import HIDDEN, Position
+from msanalysis.sat import problem_verdicts
 from reference import all_layouts, enumerate_layouts, game_positions
 
 
@@ -418,3 +419,7 @@ def test_a_problem_made_wrong_is_refused_by_name(scopes, needs):
         count_component(problem)
     with pytest.raises(InvalidInput, match="the scopes of a problem name its boxes by index"):
         count_by_need(problem, 0)
+    with pytest.raises(InvalidInput, match="the scopes of a problem name its boxes by index"):
+        problem_verdicts(problem)
+    with pytest.raises(InvalidInput, match="clue 5 is not one of the problem's"):
+        problem.with_need(5, 1)
