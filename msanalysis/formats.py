@@ -34,12 +34,11 @@ def read_any(path: str | Path) -> Board | Position:
     Board.from_text('*.\\n..')
     """
     data = read_bytes(path)  # first: it checks that ``path`` is one
-    path = Path(path)
     text = text_of_layout_file(data, path)
     if text is None:
-        return Board.load(path)
+        return Board.from_file_bytes(data, path)
     rows = [line.strip() for line in lines_of(text)
             if line.strip() and not line.strip().startswith("#")]
     if rows and all(set(row) <= {"*", "."} for row in rows):
-        return Board.load(path)
-    return Position.load(path)
+        return Board.from_file_bytes(data, path)
+    return Position.from_file_text(text, path)

@@ -251,10 +251,24 @@ class Position:
             When the file cannot be read.
         """
         text = read_text(path)  # first: it checks that ``path`` is one
-        path = Path(path)
+        return cls.from_file_text(text, path, total_mines=total_mines)
+
+    @classmethod
+    def from_file_text(cls, text: str, path: str | Path, *,
+                       total_mines: int | None = None) -> Position:
+        """:meth:`load` of the text already read from ``path`` (which names the file in errors
+        and, by the ending ``.mine``, may say its format).
+
+        Examples
+        --------
+        >>> Position.from_file_text("3x2x1\\nH10\\nH10", "p.mine").to_text()
+        'mines: 1\\n?1.\\n?1.'
+        >>> Position.from_file_text("?1\\n", "p.txt").to_text()
+        '?1'
+        """
         first = next((line for line in lines_of(text) if line.strip()), "")
         try:
-            if path.suffix.lower() == ".mine" or _MINE_HEADER.match(first):
+            if Path(path).suffix.lower() == ".mine" or _MINE_HEADER.match(first):
                 return cls.from_mine(text, total_mines=total_mines)
             return cls.from_text(text, total_mines=total_mines)
         except ParseError as error:
