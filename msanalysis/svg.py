@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Board, Cell, neighbour_counts
+from msanalysis.board import Board, Cell, as_cell, neighbour_counts
 from msanalysis.errors import InvalidInput, WrongType, as_real
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
@@ -203,19 +203,26 @@ def _board_states(layout: Board) -> np.ndarray:
 
 def _probability_grid(probabilities, height: int, width: int) -> np.ndarray:
     """Turn the ``probabilities`` option (array or mapping cell -> p) into a float grid."""
-    grid = np.full((height, width), np.nan)
-    if isinstance(probabilities, Mapping):
-        for (row, col), p in sorted(probabilities.items()):
-            if not (0 <= row < height and 0 <= col < width):
-                raise InvalidInput(f"probability given for cell ({row}, {col}), which is off the "
-                                 f"{width}x{height} board")
-            grid[row, col] = float(p)
-        return grid
-    array = np.asarray(probabilities, dtype=float)
-    if array.shape != (height, width):
-        raise InvalidInput(f"probabilities have shape {array.shape}, the board is "
-                         f"{height}x{width} (rows x columns)")
-    return array.copy()
+    try:
+        if isinstance(probabilities, Mapping):
+            grid = np.full((height, width), np.nan)
+            for cell, p in probabilities.items():
+                grid[as_cell(cell, height, width)] = float(p)
+        else:
+            grid = np.array(probabilities, dtype=float)
+    except InvalidInput as error:
+        raise InvalidInput(f"a probability given for {error}") from None
+    except (TypeError, ValueError, OverflowError) as error:
+        raise InvalidInput(f"probabilities are numbers from 0 to 1 ({error})") from None
+    if grid.shape != (height, width):
+        raise InvalidInput(f"probabilities have shape {grid.shape}, the board is "
+                           f"{height}x{width} (rows x columns)")
+    outside = ~np.isnan(grid) & ((grid < 0) | (grid > 1))
+    if outside.any():
+        row, col = (int(i) for i in np.argwhere(outside)[0])
+        raise InvalidInput(f"the probability of cell ({row}, {col}) is {grid[row, col]:g}, "
+                           "not from 0 to 1")
+    return grid
 
 
 def _scene(obj, solution: bool = False) -> _Scene:
@@ -631,8 +638,9 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
         For an object that is not one of the kinds above, or ``solution=True`` for one that is
         not a puzzle.
     ValueError
-        For probabilities of the wrong shape, a highlighted cell off the board, or a board of
-        more than :data:`MAX_PICTURE_CELLS` cells.
+        For probabilities of the wrong shape or outside 0-1 (NaN leaves a cell unwritten), a
+        highlighted cell off the board, or a board of more than :data:`MAX_PICTURE_CELLS`
+        cells.
 
     Examples
     --------

@@ -118,6 +118,17 @@ def test_probability_array_must_match_the_board():
         svg.board(POSITION, probabilities=np.zeros((2, 2)))
     with pytest.raises(ValueError, match="off the"):
         svg.board(POSITION, probabilities={(9, 9): 0.5})
+    # A probability is a number from 0 to 1 (it was drawn as "150%" or a negative percentage).
+    with pytest.raises(ValueError, match=r"the probability of cell \(0, 0\) is 1.5, not from 0"):
+        svg.board(POSITION, probabilities={(0, 0): 1.5})
+    grid = np.full(POSITION.shape, np.nan)
+    grid[0, 1] = -0.25
+    with pytest.raises(ValueError, match=r"cell \(0, 1\) is -0.25, not from 0 to 1"):
+        svg.board(POSITION, probabilities=grid)
+    with pytest.raises(ValueError, match="probabilities are numbers from 0 to 1"):
+        svg.board(POSITION, probabilities={(0, 0): "high"})
+    with pytest.raises(ValueError, match="a probability given for a cell is a pair"):
+        svg.board(POSITION, probabilities={"corner": 0.5})
 
 
 def test_nan_probability_leaves_a_cell_plain_and_revealed_cells_are_never_labelled():
