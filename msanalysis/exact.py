@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import decimal as pydecimal
 import math
+import numbers
 import sys
 from fractions import Fraction
 
-from msanalysis.errors import InvalidInput
+from msanalysis.board import as_int
+from msanalysis.errors import InvalidInput, WrongType
 
 __all__ = ["decimal", "fraction_text", "magnitude"]
 
@@ -39,6 +41,7 @@ def decimal(value: int) -> str:
     together in the :mod:`decimal` module's arithmetic, whose products of huge numbers are
     fast (number-theoretic transforms) and exact at this precision: about a second.
     """
+    value = as_int(value, "a number written out")
     if value < 0:
         return "-" + decimal(-value)
     limit = sys.get_int_max_str_digits()
@@ -75,6 +78,8 @@ def fraction_text(value: Fraction) -> str:
     >>> fraction_text(Fraction(2, 6))
     '1/3'
     """
+    if not isinstance(value, numbers.Rational) or isinstance(value, bool):
+        raise WrongType(f"fraction_text takes a Fraction, got a {type(value).__name__}")
     return f"{decimal(value.numerator)}/{decimal(value.denominator)}"
 
 
@@ -88,6 +93,7 @@ def magnitude(value: int, *, digits: int = 40) -> str:
     >>> magnitude(2 ** 6000)
     'about 1.51 x 10^1806 (1807 digits)'
     """
+    value, digits = as_int(value, "a count"), as_int(digits, "digits")
     if value < 0:
         raise InvalidInput("a count cannot be negative")
     power = _power_of_ten(value)

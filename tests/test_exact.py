@@ -48,3 +48,18 @@ def test_magnitude_under_pythons_own_limit(no_digit_limit):
     shown = magnitude(value)
     sys.set_int_max_str_digits(0)
     assert shown == f"about {int(str(value)[:4]) / 1000:.2f} x 10^16901 (16902 digits)"
+
+
+def test_what_is_not_a_whole_number_or_a_fraction_is_refused_by_name():
+    from fractions import Fraction
+
+    from msanalysis.errors import InvalidInput, WrongType
+    from msanalysis.exact import fraction_text
+
+    with pytest.raises(InvalidInput, match="must be a whole number .* got 1.5"):
+        decimal(1.5)  # a float's digits are not exact
+    with pytest.raises(InvalidInput, match="got '12'"):
+        magnitude("12")
+    with pytest.raises(WrongType, match="fraction_text takes a Fraction, got a float"):
+        fraction_text(0.5)
+    assert fraction_text(Fraction(-2, 6)) == "-1/3" and fraction_text(3) == "3/1"
