@@ -56,7 +56,7 @@ def test_what_is_not_a_whole_number_or_a_fraction_is_refused_by_name():
     from msanalysis.errors import InvalidInput, WrongType
     from msanalysis.exact import fraction_text
 
-    with pytest.raises(InvalidInput, match="must be a whole number .* got 1.5"):
+    with pytest.raises(InvalidInput, match=r"must be a whole number \(an int\), got 1\.5"):
         decimal(1.5)  # a float's digits are not exact
     with pytest.raises(InvalidInput, match="got '12'"):
         magnitude("12")
