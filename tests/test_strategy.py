@@ -133,6 +133,13 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
         with pytest.raises(RuntimeError, match="idle"):
             autoplay(Game.started(9, 9, 10, first_click=(0, 0), seed=0), strategy)
 
+    class Wordy(Idle):
+        def choose(self, position, analysis):
+            return ["reveal"]
+
+    with pytest.raises(WrongType, match="strategy 'idle' chose 'reveal', not a Move"):
+        autoplay(Game.started(9, 9, 10, first_click=(0, 0), seed=0), Wordy())
+
 
 # -- safest and best ---------------------------------------------------------------------------
 

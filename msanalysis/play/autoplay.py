@@ -224,6 +224,8 @@ def _play(game: Game, strategy: Strategy, choose: Callable[[], list[Move]], boar
                                f"played:\n{game.position().to_text()}")
         changed = False
         for move in chosen:
+            if not isinstance(move, Move):
+                raise WrongType(f"strategy {strategy.name!r} chose {move!r}, not a Move")
             if board.is_revealed(move.cell) or board.is_flagged(move.cell):
                 continue  # an earlier move's cascade already opened it
             if move.kind == REVEAL:
