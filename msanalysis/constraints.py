@@ -23,6 +23,7 @@ from msanalysis.board import Cell, cell_table, neighbour_counts
 from msanalysis.errors import (
     InconsistentPosition,
     TimeLimitReached,
+    check_type,
     plural,
     quantity,
     time_is_up,
@@ -220,6 +221,7 @@ def build(position: Position, *, ignore_flags: bool = False,
     >>> len(c.components), c.sea, c.remaining
     (1, (), 2)
     """
+    check_type(position, Position, "build", "Position.from_text reads one")
     states = position.states
     height, width = states.shape
     unknown_mask = position.unknown_mask(ignore_flags)

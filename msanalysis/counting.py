@@ -32,6 +32,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    check_type,
     time_is_up,
 )
 
@@ -527,6 +528,7 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     >>> result.offset, result.layouts
     (2, (10,))
     """
+    check_type(problem, Problem, "count_component", "Problem.of_component makes one")
     offset, layouts, mines = _count_lists(problem, None, deadline, boxes=box_mines)
     return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
 
@@ -622,6 +624,7 @@ def count_by_need(problem: Problem, clue: int, *, deadline: float | None = None
     apart. The work of :func:`count_component` without the clue, on polynomials ``s`` times as
     long.
     """
+    check_type(problem, Problem, "count_by_need", "Problem.from_clues makes one")
     problem.check()
     if not 0 <= clue < len(problem.needs):
         raise InvalidInput(f"clue {clue} is not one of the problem's {len(problem.needs)} clues")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from msanalysis.board import Cell, neighbour_counts, neighbours
+from msanalysis.errors import check_type
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
 
 __all__ = ["deciding_number", "obvious_cells"]
@@ -50,6 +51,7 @@ def obvious_cells(position: Position) -> tuple[frozenset[Cell], frozenset[Cell]]
     >>> sorted(safe), sorted(mines)
     ([(2, 0), (2, 1)], [(1, 1)])
     """
+    check_type(position, Position, "obvious_cells", "Position.from_text reads one")
     states = position.states
     hidden = states == HIDDEN
     numbers = states >= 0

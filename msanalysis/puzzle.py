@@ -225,6 +225,7 @@ def grade(grid: NumberGrid, *, unique: bool | None = None,
     Grades 1 and 2 are a few dozen numpy passes of O(cells) each; grade 3 calls
     :func:`~msanalysis.reconstruction.reconstruct`, exponential in the worst case.
     """
+    check_type(grid, NumberGrid, "grade", "NumberGrid.from_text reads one")
     local = _local_grade(grid)
     if local is not None:
         return local if local > 0 else None

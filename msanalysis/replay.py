@@ -356,6 +356,8 @@ def apply_action(game: Game, action: Action) -> list[Cell]:
     >>> apply_action(game, Action("chord", (0, 1))), apply_action(game, Action("reveal", (0, 0)))
     ([(0, 2), (1, 0), (1, 1), (1, 2)], [])
     """
+    check_type(game, Game, "apply_action", "Replay.game() makes one")
+    check_type(action, Action, "apply_action", "a replay's actions are")
     cell = action.cell
     if action.kind is ActionKind.REVEAL:
         return game.reveal(cell)
@@ -913,6 +915,7 @@ def position_without_flags(position: Position) -> Position:
     ?1
     11
     """
+    check_type(position, Position, "position_without_flags", "Position.from_text reads one")
     states = position.states
     if not (states == FLAG).any():
         return position

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
-from msanalysis.errors import InvalidInput, mines_do_not_fit
+from msanalysis.errors import InvalidInput, check_type, mines_do_not_fit
 
 __all__ = [
     "DIFFICULTIES",
@@ -156,6 +156,7 @@ def windows_xp_move(board: Board, first_click: Cell) -> Board:
     >>> windows_xp_move(Board.from_text("**\\n.*"), (1, 1)).to_text()
     '**\\n*.'
     """
+    check_type(board, Board, "windows_xp_move", "Board.from_text reads one")
     first_click = as_cell(first_click, board.height, board.width)
     if not board.is_mine(first_click):
         return board

@@ -17,7 +17,7 @@ from math import comb
 
 from msanalysis.board import Cell
 from msanalysis.constraints import Component, Constraints
-from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput
+from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, check_type
 
 __all__ = ["LayoutSampler"]
 
@@ -71,6 +71,7 @@ class LayoutSampler:
     """
 
     def __init__(self, constraints: Constraints, *, limit: int = 200_000) -> None:
+        check_type(constraints, Constraints, "LayoutSampler", "build(position) makes them")
         if constraints.remaining is None:
             raise InvalidInput("drawing layouts needs the mine count")
         self.constraints = constraints

@@ -354,6 +354,7 @@ def forced_cells(constraints: Constraints, *, deadline: float | None = None
     >>> sorted(safe), sorted(mines)
     ([(0, 1)], [(0, 0), (0, 2)])
     """
+    check_type(constraints, Constraints, "forced_cells", "build(position) makes them")
     found = find_forced(constraints, deadline=deadline)
     if found.stopped is not None:
         raise TimeLimitReached(found.stopped)
@@ -377,6 +378,7 @@ def find_forced(constraints: Constraints, *, deadline: float | None = None) -> F
     >>> found.complete, sorted(found.mines)
     (False, [(0, 0)])
     """
+    check_type(constraints, Constraints, "find_forced", "build(position) makes them")
     clues, boxes = constraints.clues, constraints.boxes
     propagated = _propagate(constraints)
     if propagated is None:
@@ -775,6 +777,7 @@ def problem_verdicts(problem: Problem, model: list[bool] | None = None) -> list[
     InvalidInput
         For a problem made wrong (see :meth:`Problem.check <msanalysis.counting.Problem.check>`).
     """
+    check_type(problem, Problem, "problem_verdicts", "Problem.from_clues makes one")
     problem.check()
     box_vars: list[list[int]] = []
     top = 0

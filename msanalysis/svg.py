@@ -27,7 +27,7 @@ import numpy as np
 
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, as_cell, neighbour_counts
-from msanalysis.errors import InvalidInput, WrongType, as_real
+from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -736,6 +736,9 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
     -----
     O(width * height) time and output size.
     """
+    from msanalysis.play.judge import ReplayAnalysis  # the play layer, only when asked
+
+    check_type(analysis, ReplayAnalysis, "svg.replay", "analyze_replay(replay) makes one")
     final = analysis.final
     layout = analysis.replay.board
     states = np.array(final.states)

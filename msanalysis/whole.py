@@ -28,6 +28,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    check_type,
     deadline_after,
     quantity,
     seconds_left,
@@ -325,6 +326,7 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     >>> a.solutions, sorted(a.forced_mines)
     (1, [(0, 0), (0, 2)])
     """
+    check_type(position, Position, "analyze_constraints", "Position.from_text reads one")
     deadline = deadline_after(time_limit)
     constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     if deadline is None and not forced_only:

@@ -25,6 +25,7 @@ from msanalysis.errors import (
     InvalidInput,
     WrongType,
     as_time_limit,
+    check_type,
     deadline_after,
     time_is_up,
     worker_ignores_interrupts,
@@ -177,6 +178,7 @@ def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) ->
     >>> first.seed, (first.won, first.guesses) == (again.won, again.guesses)
     (4, True)
     """
+    check_type(spec, PlaySpec, "play_one", "PlaySpec.standard makes one")
     start = time.perf_counter()
     game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
                          first_click=spec.first_click, seed=seed), rules=spec.rules)
@@ -598,6 +600,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     -----
     O(games) games; each worker holds only a few seeds at a time.
     """
+    check_type(spec, PlaySpec, "bench", "PlaySpec.standard makes one")
     spec.check()
     time_limit = as_time_limit(time_limit)
     # A scheduler that does not answer is an error, not a run out of time: connect first.

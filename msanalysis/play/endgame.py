@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Cell
+from msanalysis.errors import check_type
 
 __all__ = ["TIE", "Endgame"]
 
@@ -67,6 +69,7 @@ class Endgame:
 
     def __init__(self, analysis: Any, node_budget: int = 100_000,
                  layouts: Iterable[Iterable[Cell]] | None = None) -> None:
+        check_type(analysis, Analysis, "Endgame", "analyze(position) makes one")
         constraints = analysis.constraints
         height, width = constraints.position.shape
         # Frontier cells component by component, then the sea: the columns of the rows below.

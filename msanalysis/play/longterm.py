@@ -25,7 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Cell
+from msanalysis.errors import check_type
 from msanalysis.position import HIDDEN
 
 __all__ = ["LongTermRisk"]
@@ -53,6 +55,7 @@ class LongTermRisk:
     """
 
     def __init__(self, analysis: Any) -> None:
+        check_type(analysis, Analysis, "LongTermRisk", "analyze(position) makes one")
         self.analysis = analysis
         position = analysis.constraints.position
         self.position = position

@@ -14,9 +14,10 @@ import heapq
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Cell, neighbours
 from msanalysis.counting import ComponentCount, Problem, count_by_need, count_component
-from msanalysis.errors import InconsistentPosition
+from msanalysis.errors import InconsistentPosition, check_type
 from msanalysis.joining import Backdrop, join, together
 
 __all__ = ["Outcome", "Outlook"]
@@ -61,6 +62,7 @@ class Outlook:
     """
 
     def __init__(self, analysis: Any, blend: float = 0.0) -> None:
+        check_type(analysis, Analysis, "Outlook", "analyze(position) makes one")
         self.analysis = analysis
         self.blend = blend
         self.constraints = analysis.constraints

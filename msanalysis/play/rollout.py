@@ -19,7 +19,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, as_count
 from msanalysis.constraints import build
-from msanalysis.errors import InvalidInput, WrongType, as_real
+from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Strategy, autoplay
 from msanalysis.play.bench import Paired
@@ -43,6 +43,7 @@ def game_on(position: Position, mines: frozenset[Cell]) -> Game:
     >>> game.position() == p, game.status
     (True, 'playing')
     """
+    check_type(position, Position, "game_on", "Position.from_text reads one")
     game = Game(Board.from_cells(position.height, position.width, mines), rules="unsafe")
     for cell in sorted(position.revealed):
         if not game.is_revealed(cell):
@@ -71,6 +72,7 @@ def rollouts(position: Position, candidates: Sequence[Cell], strategy: Callable[
     -----
     One game per candidate and layout, played to its end: about a game's time each.
     """
+    check_type(position, Position, "rollouts", "Position.from_text reads one")
     hidden = position.hidden
     for cell in candidates:
         if cell not in hidden:

@@ -1,0 +1,56 @@
+"""Every public entry point that takes one of the toolkit's objects names it when given something
+else: WrongType ("build takes a Position, got a str (Position.from_text reads one)"), never an
+AttributeError from deep inside. Found by calling each function of the package's ``__all__``
+with strings, numbers and None."""
+
+import pytest
+
+from msanalysis.errors import WrongType
+
+
+def _entries():
+    from msanalysis import (
+        constraints,
+        counting,
+        obvious,
+        puzzle,
+        replay,
+        rules,
+        sampling,
+        sat,
+        svg,
+        whole,
+    )
+    from msanalysis.play import bench, endgame, longterm, outlook, rollout
+
+    return [
+        ("analyze_constraints", "Position", whole.analyze_constraints),
+        ("build", "Position", constraints.build),
+        ("obvious_cells", "Position", obvious.obvious_cells),
+        ("position_without_flags", "Position", replay.position_without_flags),
+        ("forced_cells", "Constraints", sat.forced_cells),
+        ("find_forced", "Constraints", sat.find_forced),
+        ("LayoutSampler", "Constraints", sampling.LayoutSampler),
+        ("count_component", "Problem", counting.count_component),
+        ("count_by_need", "Problem", lambda x: counting.count_by_need(x, 0)),
+        ("problem_verdicts", "Problem", sat.problem_verdicts),
+        ("bench", "PlaySpec", lambda x: bench.bench(x, 1)),
+        ("play_one", "PlaySpec", lambda x: bench.play_one(x, 0)),
+        ("Outlook", "Analysis", outlook.Outlook),
+        ("Endgame", "Analysis", endgame.Endgame),
+        ("LongTermRisk", "Analysis", longterm.LongTermRisk),
+        ("rollouts", "Position", lambda x: rollout.rollouts(x, [(0, 0)], None, [])),
+        ("game_on", "Position", lambda x: rollout.game_on(x, frozenset())),
+        ("grade", "NumberGrid", puzzle.grade),
+        ("apply_action", "Game", lambda x: replay.apply_action(x, None)),
+        ("windows_xp_move", "Board", lambda x: rules.windows_xp_move(x, (0, 0))),
+        ("svg.replay", "ReplayAnalysis", svg.replay),
+    ]
+
+
+@pytest.mark.parametrize("taker, kind, call", _entries(), ids=lambda e: e if isinstance(e, str)
+                         else "")
+@pytest.mark.parametrize("value", ["?1", 3, None])
+def test_an_entry_point_names_what_it_takes(taker, kind, call, value):
+    with pytest.raises(WrongType, match=f"^{taker} takes a {kind}, got a {type(value).__name__}"):
+        call(value)
