@@ -54,3 +54,11 @@ def _entries():
 def test_an_entry_point_names_what_it_takes(taker, kind, call, value):
     with pytest.raises(WrongType, match=f"^{taker} takes a {kind}, got a {type(value).__name__}"):
         call(value)
+
+
+def test_a_strategy_is_named_by_a_string():
+    from msanalysis.errors import InvalidInput
+    from msanalysis.play.strategies import make_strategy
+
+    with pytest.raises(InvalidInput, match=r"unknown strategy \[\]; choose one of best"):
+        make_strategy([])  # a list was a TypeError (unhashable)

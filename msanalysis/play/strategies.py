@@ -54,7 +54,7 @@ def make_strategy(name: str, *, seed: int | None = None, flag_mines: bool = Fals
     """
     try:
         cls = STRATEGIES[name]
-    except KeyError:
+    except (KeyError, TypeError):  # (a list or a dict is no key at all)
         raise InvalidInput(f"unknown strategy {name!r}; choose one of "
                          f"{', '.join(sorted(STRATEGIES))}") from None
     known = inspect.signature(cls).parameters
