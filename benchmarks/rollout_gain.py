@@ -103,27 +103,32 @@ def read_rollouts(path: Path, keys: tuple[str, ...] = ("candidates", "values")) 
     with open(path) as lines:
         for number, line in enumerate(lines, 1):
             try:
-                item = json.loads(line)
-                if not (isinstance(item, dict) and {"position", "outcomes", *keys} <= item.keys()):
-                    raise ValueError(f"not a position played out (with {', '.join(keys)})")
-                outcomes = item["outcomes"]
-                if not (isinstance(item["position"], str) and isinstance(outcomes, list)
-                        and outcomes and all(isinstance(o, str) and set(o) <= {"0", "1"}
-                                             for o in outcomes)
-                        and len({len(o) for o in outcomes}) == 1 and outcomes[0]):
-                    raise ValueError("its outcomes are not strings of 0 and 1 of one length")
-                if "candidates" in keys and not (
-                        len(item["candidates"]) == len(item["values"]) == len(outcomes)
-                        and all(isinstance(c, list) and len(c) == 2
-                                and all(type(x) is int for x in c) for c in item["candidates"])
-                        and all(type(v) in (int, float) for v in item["values"])):
-                    raise ValueError("its candidates (row, col) and values are not one per "
-                                     "outcome")
-                Position.from_text(item["position"])
+                items.append(_checked_rollout(json.loads(line), keys))
             except ValueError as error:
                 raise ValueError(f"{path}, line {number}: {error}") from None
-            items.append(item)
     return items
+
+
+def _checked_rollout(item: Any, keys: tuple[str, ...]) -> dict:
+    """``item`` when it is a position played out, with ``keys`` besides its position and
+    outcomes; else ValueError saying what it lacks."""
+    if not (isinstance(item, dict) and {"position", "outcomes", *keys} <= item.keys()):
+        raise ValueError(f"not a position played out (with {', '.join(keys)})")
+    outcomes = item["outcomes"]
+    if not (isinstance(outcomes, list) and outcomes
+            and all(isinstance(o, str) and o and set(o) <= {"0", "1"} for o in outcomes)
+            and len({len(o) for o in outcomes}) == 1):
+        raise ValueError("its outcomes are not strings of 0 and 1 of one length")
+    if "candidates" in keys and not (
+            len(item["candidates"]) == len(item["values"]) == len(outcomes)
+            and all(isinstance(c, list) and len(c) == 2 and all(type(x) is int for x in c)
+                    for c in item["candidates"])
+            and all(type(v) in (int, float) for v in item["values"])):
+        raise ValueError("its candidates (row, col) and values are not one per outcome")
+    if not isinstance(item["position"], str):
+        raise ValueError("its position is not a position's text")
+    Position.from_text(item["position"])  # a ParseError (a ValueError) names what is wrong
+    return item
 
 
 def saved(output: Path, keep: Callable[[dict], bool],
