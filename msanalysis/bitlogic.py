@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 
 import numpy as np
 
-from msanalysis.board import Board, Cell
+from msanalysis.board import Board, Cell, as_pair
 from msanalysis.counting import ComponentCount, Problem, count_component
 from msanalysis.errors import AnalysisTooHard, InvalidInput
 from msanalysis.joining import join
@@ -832,7 +832,7 @@ class MovingPlay:
 def _cell_bits(cells: Iterable[Cell], frame: _Frame) -> int:
     """The cells on the board among ``cells``, as bits."""
     bits = 0
-    for row, col in cells:
+    for row, col in map(as_pair, cells):
         if 0 <= row < frame.height and 0 <= col < frame.width:
             bits |= 1 << ((row + 1) * frame.w2 + col + 1)
     return bits

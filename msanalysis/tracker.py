@@ -27,7 +27,16 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, as_int, cell_table, check_size, neighbour_counts
+from msanalysis.board import (
+    Board,
+    Cell,
+    as_cell,
+    as_int,
+    as_pair,
+    cell_table,
+    check_size,
+    neighbour_counts,
+)
 from msanalysis.constraints import Constraints, build
 from msanalysis.counting import ComponentCount, Problem, count_component
 from msanalysis.errors import (
@@ -1252,7 +1261,7 @@ class Tracker:
             return False
         chosen = self._open_cells(rng.choice(clues))
         height, width, w2 = self.height, self.width, self._w2
-        keep = {(row + 1) * w2 + col + 1 for row, col in protected
+        keep = {(row + 1) * w2 + col + 1 for row, col in map(as_pair, protected)
                 if 0 <= row < height and 0 <= col < width} | chosen
         offsets = self._offsets
         near: list[int] = []
