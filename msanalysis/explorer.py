@@ -109,7 +109,8 @@ class Explorer(anywidget.AnyWidget):
     source : Position, Game, Board, Replay, ReplayAnalysis or str, optional
         What to show (see :meth:`load`); by default a new beginner game.
     mode : {"play", "edit", "replay"}, optional
-        What a click does; by default ``replay`` for a replay and ``play`` otherwise.
+        What a click does; by default ``replay`` for a replay and ``play`` otherwise. Play mode
+        on a replay plays on from the step shown (the replay's game at that step is loaded).
     overlays : bool
         Draw the analysis (forced cells, probabilities, the best guess); off to think first.
     cell_size : int
@@ -335,7 +336,7 @@ class Explorer(anywidget.AnyWidget):
         if self._game is None:
             if self._replay_source is not None:
                 raise IllegalMove("a replay is shown, not a game: step through it with go_to, "
-                                  "or play its board with load(explorer.replay.board)")
+                                  "or play on from the step shown in play mode")
             raise IllegalMove("no game to play: this position has no layout behind it (start a "
                               "new game, or load a game or a board)")
         return self._game
@@ -463,9 +464,7 @@ class Explorer(anywidget.AnyWidget):
         step = as_int(step, "a step")
         if not 0 <= step <= len(replay.actions):
             raise InvalidInput(f"step {step} is out of range 0-{len(replay.actions)}")
-        game = replay.game()
-        for action in replay.actions[:step]:
-            apply_action(game, action)
+        game = _game_at(replay, step)
         with self.hold_sync():
             self._stepping = True
             try:
@@ -473,6 +472,16 @@ class Explorer(anywidget.AnyWidget):
             finally:
                 self._stepping = False
             self._show(game.position(), full=full)
+
+    @traitlets.observe("mode")
+    def _mode_changed(self, change: dict[str, Any]) -> None:
+        # Play mode on a replay plays on from the step shown: the replay is let go, as an edit
+        # lets it go, and its game at that step becomes the game played.
+        replay = self._replay_source
+        if change["new"] == "play" and replay is not None:
+            step = self.step
+            self.load(_game_at(replay, step))
+            self.message = f"playing on from step {step} of the replay"
 
     @traitlets.observe("step")
     def _step_changed(self, change: dict[str, Any]) -> None:
@@ -727,6 +736,14 @@ class Explorer(anywidget.AnyWidget):
         what = "game" if self._game is not None else "replay" if self._replay_source else \
             "position"
         return f"<Explorer {width}x{height} {what}, mode={self.mode}>"
+
+
+def _game_at(replay: Replay, step: int) -> Game:
+    """The replay's game before its action ``step``."""
+    game = replay.game()
+    for action in replay.actions[:step]:
+        apply_action(game, action)
+    return game
 
 
 def _short_fraction(value: Fraction) -> str:

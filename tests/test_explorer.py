@@ -260,6 +260,17 @@ def test_replay_steps_show_each_click_and_its_verdict():
     assert explorer.replay is None and explorer.position.state(hidden) == FLAG
     explorer.load(replay)
     assert explorer.mode == "replay" and explorer.position == replay.game().position()
+    # Play mode plays on from the step shown: the replay's game there becomes the game.
+    explorer.go_to(1)
+    after_first = explorer.position
+    explorer.mode = "play"
+    assert explorer.replay is None and explorer.game is not None and explorer.steps == 0
+    assert explorer.position == after_first and explorer.game.status == "playing"
+    assert explorer.message == "playing on from step 1 of the replay"
+    cell = sorted(explorer.position.hidden - explorer.game.board.mines)[0]
+    explorer.reveal(cell)
+    assert explorer.position.state(cell) >= 0
+    explorer.load(replay)
     explorer.load(Position.from_text("?1"))
     assert explorer.mode == "play" and explorer.steps == 0
 
