@@ -105,8 +105,7 @@ class _OneLineErrors(TyperGroup):
         _prepare_output()
         try:
             try:
-                run = partial(run, args=_as_given(sys.argv[1:] if args is None else list(args)))
-                status = run()
+                status = run(args=_as_given(sys.argv[1:] if args is None else list(args)))
             except _ClickException as error:
                 if type(error).__name__ == "NoArgsIsHelpError":  # the bare command: its help
                     typer.echo(_message_of(error))
@@ -1165,7 +1164,6 @@ def _replay_reports(files: list[str], positions: str | None, pictures: str | Non
             yield _replay_report(file, stem, positions, pictures, time_limit, format)
         return
     import multiprocessing
-    from functools import partial
 
     with multiprocessing.Pool(min(jobs, len(files)),
                               initializer=worker_ignores_interrupts) as pool:

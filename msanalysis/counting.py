@@ -529,6 +529,7 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     (2, (10,))
     """
     check_type(problem, Problem, "count_component", "Problem.of_component makes one")
+    problem.check()
     offset, layouts, mines = _count_lists(problem, None, deadline, boxes=box_mines)
     return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))
 
@@ -539,10 +540,8 @@ def _count_lists(problem: Problem, steps: list[int] | None, deadline: float | No
     lowest power a layout has to the highest: ``(lowest, layouts, mines per box)`` (no boxes
     without ``boxes``). A mine of box ``v`` raises the power by ``steps[v]`` (1 by default).
 
-    Raises InconsistentPosition when no layout fits, InvalidInput for a problem made wrong
-    (see :meth:`Problem.check`).
+    Raises InconsistentPosition when no layout fits.
     """
-    problem.check()
     sizes = problem.sizes
     if steps is None:
         steps = [1] * len(sizes)

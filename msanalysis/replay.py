@@ -250,10 +250,11 @@ class Replay:
         if self.date is not None and not isinstance(self.date, datetime):
             raise InvalidInput(f"a replay's date is a datetime, got {self.date!r}")
         if self.seconds is not None:
-            if not 0 <= as_real(self.seconds) < math.inf:
+            seconds = as_real(self.seconds)  # a Fraction becomes a float
+            if not 0 <= seconds < math.inf:
                 raise InvalidInput(f"a replay's seconds are a finite number from 0 up, got "
                                    f"{self.seconds!r}")
-            object.__setattr__(self, "seconds", as_real(self.seconds))  # a Fraction: a float
+            object.__setattr__(self, "seconds", seconds)
 
     # -- facts ----------------------------------------------------------------------------------
     @property
