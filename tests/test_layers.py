@@ -52,8 +52,31 @@ def modules() -> dict[str, Path]:
     return found
 
 
+def imported(name: str, package: str, node: ast.ImportFrom) -> list[str]:
+    """The msanalysis modules ``from ... import ...`` in module ``name`` of ``package`` names.
+
+    A relative import is read against the module's package, and ``from msanalysis.play import
+    judge`` names the module ``msanalysis.play.judge``, not only the package it is in.
+    """
+    if node.level:
+        base = package.split(".")[: len(package.split(".")) - node.level + 1]
+        source = ".".join(base + ([node.module] if node.module else []))
+    else:
+        source = node.module or ""
+    if source != "msanalysis" and not source.startswith("msanalysis."):
+        return []
+    submodules = {f"{source}.{alias.name}" for alias in node.names}
+    found = sorted(submodules & (set(modules()) | {"msanalysis.play"}))
+    if len(found) < len(submodules):
+        found.append(source)  # names defined in the module itself (or exported by a package)
+    return found
+
+
 def imports(path: Path) -> list[tuple[str, bool]]:
     """``(imported module, inside _repr_svg_)`` for every import of msanalysis in ``path``."""
+    relative = path.relative_to(PACKAGE.parent).with_suffix("")
+    name = ".".join(relative.parts)
+    package = name.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text())
     found = []
 
@@ -61,11 +84,8 @@ def imports(path: Path) -> list[tuple[str, bool]]:
         for child in ast.iter_child_nodes(node):
             inside = in_repr or (isinstance(child, ast.FunctionDef)
                                  and child.name == "_repr_svg_")
-            if isinstance(child, ast.ImportFrom) and child.module and child.level == 0:
-                if child.module == "msanalysis":  # from msanalysis import svg
-                    found.extend((f"msanalysis.{alias.name}", inside) for alias in child.names)
-                elif child.module.startswith("msanalysis."):
-                    found.append((child.module, inside))
+            if isinstance(child, ast.ImportFrom):
+                found.extend((target, inside) for target in imported(name, package, child))
             elif isinstance(child, ast.Import):
                 found.extend((alias.name, inside) for alias in child.names
                              if alias.name.startswith("msanalysis."))
@@ -73,6 +93,23 @@ def imports(path: Path) -> list[tuple[str, bool]]:
 
     visit(tree, False)
     return found
+
+
+def test_imports_are_read_whatever_their_form():
+    # The forms a check of the layers could miss: relative, and a module named as a name.
+    def read(source: str, name: str = "msanalysis.engine_module") -> list[str]:
+        node = ast.parse(source).body[0]
+        assert isinstance(node, ast.ImportFrom)
+        return imported(name, name.rsplit(".", 1)[0], node)
+
+    assert read("from msanalysis.play import judge") == ["msanalysis.play.judge"]
+    assert read("from msanalysis import svg, text") == ["msanalysis.svg", "msanalysis.text"]
+    assert read("from msanalysis.board import Board") == ["msanalysis.board"]
+    assert read("from .play import judge") == ["msanalysis.play.judge"]
+    assert read("from . import svg") == ["msanalysis.svg"]
+    assert read("from ..svg import board", "msanalysis.play.best") == ["msanalysis.svg"]
+    assert read("from msanalysis import Board") == ["msanalysis"]
+    assert read("from numpy import array") == []
 
 
 def test_every_module_belongs_to_a_layer():
@@ -84,7 +121,11 @@ def test_each_layer_imports_only_from_below():
     wrong = []
     for name, path in modules().items():
         for target, in_repr in imports(path):
-            if target in ("msanalysis.play",):
+            if target == "msanalysis":
+                wrong.append(f"{name} imports from the package itself, which reaches every layer:"
+                             " import from the module that defines the name")
+                continue
+            if target == "msanalysis.play":
                 continue
             if in_repr and target == "msanalysis.svg":
                 continue  # a value drawing itself in Jupyter: lazily, by design
