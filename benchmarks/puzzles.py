@@ -2,10 +2,10 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/puzzles.py            # full run, about 3 minutes
-    .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~15 s
+    .venv/bin/python benchmarks/puzzles.py            # full run, about 3.5 minutes
+    .venv/bin/python benchmarks/puzzles.py --quick    # fewer puzzles, no 300x300, ~20 s
     .venv/bin/python benchmarks/puzzles.py --save /tmp/before.jsonl     # before a change
-    .venv/bin/python benchmarks/puzzles.py --same-as /tmp/before.jsonl  # after it, ~1 minute
+    .venv/bin/python benchmarks/puzzles.py --same-as /tmp/before.jsonl  # after it, ~1.5 minutes
 
 Table 1 makes mosaic puzzles of the same sizes with ``sgt-mosaic --generate N WxH`` (when it is
 installed: Debian package ``sgt-puzzles``) and with :func:`msanalysis.puzzle.make_puzzle`, in

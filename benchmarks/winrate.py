@@ -10,7 +10,7 @@ Results go to ``benchmarks/results/winrate.json`` (rows: board, rules, first_cli
 games, wins, win_rate, ci95, seconds, ms_per_game, ...) for notebook 4; rows already in the file
 and not run again are kept, so the long rows can be run one at a time.
 
-    python benchmarks/winrate.py --quick                     # a minute or two
+    python benchmarks/winrate.py --quick                     # ~20 s
     python benchmarks/winrate.py --rows expert --games 20000 --jobs 2
 """
 

@@ -49,8 +49,9 @@ def analyze(position: Position, *, ignore_flags: bool = False, time_limit: float
     :class:`~msanalysis.tracker.Tracker` of the position (cheap deductions first, then each
     component counted exactly with its proven cells left out, then the mine count); the
     constraints of the whole position and the counts per component are made when asked for.
-    With ``forced_only``, forced cells come from SAT: one incremental solver per component, one
-    question per box (see :func:`msanalysis.sat.forced_cells`). Otherwise they are read off the
+    With ``forced_only``, forced cells come from SAT: one incremental solver per component (one
+    joined by the mine count when the count may decide a cell), one question per box (see
+    :func:`msanalysis.sat.forced_cells`). Otherwise they are read off the
     exact counts (a box with no mine, or all mines, in every layout), which are needed anyway:
     asking SAT as well would answer the same questions twice (the tests check that both agree).
     Counting is polynomial in the number of boxes and exponential only in the treewidth of each

@@ -2,12 +2,14 @@
 
 :func:`solve_without_guessing` plays a board from its first click revealing only cells that
 :func:`~msanalysis.analysis.analyze` proves safe (with the global mine count), and says whether
-that clears the board or where logic runs out; it plays on bit boards
+that clears the board or where logic runs out; up to 10,000 cells it plays on bit boards
 (:func:`~msanalysis.bitlogic.play_by_logic`) in the order a :class:`~msanalysis.tracker.Tracker`
-reasons, the tracker staying the reference. :func:`generate_no_guess` draws ``safe-opening``
-layouts from a seed until one can be won that way, and :func:`generate` makes a layout under any
-first-click rule, ``no-guess`` included (the model's :func:`msanalysis.rules.generate` takes the
-others). Choosing guesses is the strategies' job; this module never guesses.
+reasons, the tracker staying the reference (and playing larger boards). :func:`generate_no_guess`
+makes a board that can be won that way from a seed, by drawing ``safe-opening`` layouts until
+one can (``method="reject"``) or by moving mines where logic stops (``method="adjust"``), and
+:func:`generate` makes a layout under any first-click rule, ``no-guess`` included (the model's
+:func:`msanalysis.rules.generate` takes the others). Choosing guesses is the strategies' job;
+this module never guesses.
 """
 
 from __future__ import annotations
