@@ -131,6 +131,15 @@ _CELLS_BETWEEN_LOOKS = 65_536
 """A cascade opens this many cells between looks at the deadline (about half a second)."""
 
 
+class _Exploded(Exception):
+    """A cell proven safe with a wrong flag's help was a mine: the reasoning that was revealing
+    cells as it proved them stops, the game lost."""
+
+    def __init__(self, cell: int) -> None:
+        super().__init__(cell)
+        self.cell = cell
+
+
 class Tracker:
     """An analysis that follows one game, click by click.
 
@@ -186,7 +195,7 @@ class Tracker:
     _knows_layout: bool
     _status: GameStatus
     _clicks: int
-    _exploded: int | None
+    _exploded: int | None = None  # the mine clicked (a tracker of a position alone has none)
     _safe_left: int
     _reveal_now = False
     _deadline: float | None = None  # a time.perf_counter value
@@ -206,7 +215,7 @@ class Tracker:
         self._set_board(board)
         self._status = GameStatus.PLAYING
         self._clicks = 0
-        self._exploded: int | None = None
+        self._exploded = None
         self._safe_left = board.height * board.width - board.mine_count
         self._load_fresh()
         if first_click is not None:
@@ -461,6 +470,9 @@ class Tracker:
             return  # decided or revealed since the reasoning looked at it
         if value < 0 and self._reveal_now:
             self._clicks += 1
+            if self._truth[i]:  # "safe" by a wrong flag: the click loses, as in a Game
+                self._lose(i)
+                raise _Exploded(i)
             self._cascade([i], as_cells=False)
             return
         self._fact[i] = value
@@ -606,8 +618,16 @@ class Tracker:
                     break
                 revealed += len(self.reveal(self._cell(i)))
             return revealed
-        self._clicks += len(safe)
-        return len(self._cascade(safe, as_cells=False))
+        # A cell proven safe with a wrong flag's help may be a mine: the clicks stop there.
+        truth = self._truth
+        mine = next((k for k, i in enumerate(safe) if truth[i]), None)
+        if mine is None:
+            self._clicks += len(safe)
+            return len(self._cascade(safe, as_cells=False))
+        self._clicks += mine + 1
+        revealed = len(self._cascade(safe[:mine], as_cells=False)) if mine else 0
+        self._lose(safe[mine])
+        return revealed + 1
 
     def _cascade(self, start: list[int], as_cells: bool = True) -> list:
         """Reveal the safe cells ``start`` and what their zeros open, breadth-first."""
@@ -876,11 +896,12 @@ class Tracker:
         if max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT) or isinstance(max_grade, bool):
             raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
         self._follow()
+        fact = self._fact  # the facts as proven, even if a loss or a wrong flag reloads them
         grade, found = self._advance(max_grade, reveal)
         if not grade:
             return None
         cells = sorted(set(found))
-        fact, names = self._fact, self._cells
+        names = self._cells
         return Step(grade, tuple(names[i] for i in cells if fact[i] <= 0),
                     tuple(names[i] for i in cells if fact[i] > 0))
 
@@ -907,7 +928,11 @@ class Tracker:
                             (COMPONENT, self._components_step), (MINE_COUNT, self._count_step)):
             if grade > max_grade:
                 break
-            rule(found)
+            try:
+                rule(found)
+            except _Exploded as stop:  # revealing as it proved, it clicked a mine
+                found.append(stop.cell)
+                return grade, found
             if self._broken:
                 self._fallback()
             if found:
@@ -1450,7 +1475,9 @@ class TrackedAnalysis(Analysis):
         self._time_limit = None
 
     def _current(self) -> bool:
-        return self._tracker.version == self._version
+        tracker = self._tracker
+        tracker._follow()  # a move made on the game followed counts as a move
+        return tracker.version == self._version
 
     @cached_property
     def constraints(self) -> Constraints:  # type: ignore[override]
@@ -1470,10 +1497,11 @@ class TrackedAnalysis(Analysis):
             cache.clear()
         return count(self.constraints, cache=cache)
 
-    @cached_property
+    @property
     def _whole(self) -> bool:
         """Answer from the counts of whole components: when a guess is to be made (the
-        strategies then read those counts anyway), or when the tracker has moved on."""
+        strategies then read those counts anyway), or when the tracker has moved on (asked
+        each time: it may move on between two questions)."""
         return not self._current() or (not self.forced_safe and not self.is_over)
 
     @cached_property

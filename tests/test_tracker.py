@@ -300,3 +300,74 @@ def test_revealing_a_cell_a_wrong_flag_called_a_mine(follow):
     if not follow:
         with pytest.raises(IllegalMove, match="a flag is wrong"):
             tracker.perturb(random.Random(0))
+
+
+@pytest.mark.parametrize("how", ["reveal_safe", "step"])
+def test_revealing_a_cell_a_wrong_flag_called_safe_loses(how):
+    # The flag on (1, 0) is wrong: with it the 1 at (0, 1) proves the mine at (0, 0) safe.
+    # Clicking it loses, as in a game (the tracker used to show the mine as a 0 and win).
+    board = Board.from_text("*..\n...\n..*")
+    tracker = Tracker(board, (0, 2))
+    tracker.flag((1, 0))
+    if how == "step":
+        step = tracker.step(reveal=True)
+        assert step is not None and step.safe == ((0, 0),)
+    else:
+        assert tracker.forced[0] == {(0, 0), (2, 0)}
+        assert tracker.reveal_safe() == 1
+    game = Game(board)
+    game.reveal((0, 2))
+    game.flag((1, 0))
+    game.reveal((0, 0))
+    assert (tracker.status, tracker.exploded) == ("lost", (0, 0)) == (game.status, game.exploded)
+    assert tracker.position == game.position()
+
+
+def test_clicks_by_proof_never_show_a_mine_as_a_number():
+    # Random flags, right and wrong, then cells revealed as they are proven: every cell shown
+    # is the board's, and a mine clicked loses the game.
+    checked = lost = 0
+    for seed in range(300):
+        rng = random.Random(seed)
+        board = generate(6, 5, 7, rules="safe-cell", first_click=(2, 2), seed=seed)
+        tracker = Tracker(board, (2, 2))
+        for cell in rng.sample(sorted(tracker.position.hidden), rng.randint(0, 3)):
+            tracker.flag(cell)
+        try:
+            if seed % 2:
+                tracker.reveal_safe() if tracker.forced else None
+            while tracker.status == "playing" and tracker.step(reveal=True):
+                pass
+        except InconsistentPosition:
+            pass  # the wrong flags leave no layout: said, as analyze says it
+        shown = tracker.position.states >= 0
+        assert not (shown & board.mask).any(), seed
+        assert (tracker.position.states[shown] == board.numbers[shown]).all(), seed
+        lost += tracker.status == "lost"
+        assert (tracker.exploded is not None) == (tracker.status == "lost")
+        checked += 1
+    assert checked == 300 and lost > 0
+
+
+@pytest.mark.parametrize("follow", [False, True])
+def test_an_analysis_kept_answers_for_its_own_position(follow):
+    # An analysis read after its tracker moved on answers for the position it was made of,
+    # whether the move went through the tracker or straight to the game it follows, and
+    # whether a count was read before the move or not.
+    for seed in range(20):
+        game = Game.started(9, 9, 10, rules="safe-opening", first_click=(4, 4), seed=seed)
+        tracker = Tracker.from_game(game) if follow else Tracker(game.board, (4, 4))
+        analysis = tracker.analysis
+        if not analysis.forced_safe:
+            continue
+        if seed % 2:
+            _ = analysis.solutions
+        (game if follow else tracker).reveal(min(analysis.forced_safe))
+        expected = analyze(analysis.position)
+        assert analysis.solutions == expected.solutions
+        for cell in sorted(analysis.position.hidden):
+            assert analysis.exact_probability(cell) == expected.exact_probability(cell)
+
+
+def test_a_tracker_of_a_position_has_no_exploded_mine():
+    assert Tracker.from_position(Position.from_text("mines: 1\n??\n11")).exploded is None
