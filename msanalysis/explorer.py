@@ -40,6 +40,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     MsanalysisError,
+    ParseError,
     WrongType,
     check_flag,
     mines_do_not_fit,
@@ -242,8 +243,10 @@ class Explorer(anywidget.AnyWidget):
         return self._inconsistency
 
     def probability_text(self, cell: Cell) -> str:
-        """The exact mine probability of a hidden cell as ``"p/q (percent)"``; empty when the
-        analysis cannot say (revealed cell, inconsistent or partial analysis)."""
+        """The mine probability of a hidden cell as ``"p/q (percent)"``, the fraction exact
+        when it is short (at most 24 characters; else to six digits, the whole fraction being
+        :meth:`analysis.exact_probability <msanalysis.analysis.Analysis.exact_probability>`'s);
+        empty when the analysis cannot say (revealed cell, inconsistent or partial analysis)."""
         analysis = self._analysis
         if analysis is None or not analysis.exact:
             return ""
@@ -251,7 +254,7 @@ class Explorer(anywidget.AnyWidget):
             p = analysis.exact_probability(cell)
         except InvalidInput:
             return ""
-        return f"{fraction_text(p)} ({svg.cell_percent(float(p))})"
+        return f"{_short_fraction(p)} ({svg.cell_percent(float(p))})"
 
     # -- loading ---------------------------------------------------------------------------------
     def load(self, source: Any) -> None:
@@ -282,7 +285,7 @@ class Explorer(anywidget.AnyWidget):
             source = (load_replay(path) if path.suffix.lower() in REPLAY_SUFFIXES
                       else read_any(path))
         if isinstance(source, str):
-            source = Position.from_text(source)
+            source = _position_text(source)
         if isinstance(source, Board):
             source = Game(source)
         judged = None
@@ -473,6 +476,17 @@ class Explorer(anywidget.AnyWidget):
                 self._stepping = False
             self._show(game.position(), full=full)
 
+    @traitlets.validate("cell_size")
+    def _valid_cell_size(self, proposal: dict[str, Any]) -> int:
+        return as_count(proposal["value"], "cell_size", 1, 1000)
+
+    @traitlets.validate("step")
+    def _valid_step(self, proposal: dict[str, Any]) -> int:
+        step = proposal["value"]
+        if step and self._replay_source is None:
+            raise InvalidInput("no replay loaded: load(replay) first")
+        return step
+
     @traitlets.observe("mode")
     def _mode_changed(self, change: dict[str, Any]) -> None:
         # Play mode on a replay plays on from the step shown: the replay is let go, as an edit
@@ -544,7 +558,7 @@ class Explorer(anywidget.AnyWidget):
         """Analyse ``position`` and send what changed (everything when ``full``)."""
         self._position = position
         self._shown_changes = -1 if self._game is None else self._game.changes
-        ignore_flags = self.mode == "replay" or self._replay_source is not None
+        ignore_flags = self._replay_source is not None  # a player's flags may be wrong
         self._analysis, self._inconsistency = None, None
         stopped = None
         try:
@@ -736,6 +750,19 @@ class Explorer(anywidget.AnyWidget):
         what = "game" if self._game is not None else "replay" if self._replay_source else \
             "position"
         return f"<Explorer {width}x{height} {what}, mode={self.mode}>"
+
+
+def _position_text(text: str) -> Position:
+    """The position ``text`` describes; a file's name given as a string is told so."""
+    try:
+        return Position.from_text(text)
+    except ParseError as error:
+        name = text.strip()
+        if "\n" not in name and (os.path.exists(name) or Path(name).suffix.lower() in
+                                 (*REPLAY_SUFFIXES, ".txt", ".mbf")):
+            raise ParseError(f"{name!r} is read as a position's text, not as a file's name: "
+                             f"load(Path({name!r})) reads the file") from error
+        raise
 
 
 def _game_at(replay: Replay, step: int) -> Game:

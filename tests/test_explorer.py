@@ -408,3 +408,60 @@ def test_a_message_the_page_could_not_have_sent_becomes_the_message_line():
     explorer._on_message(explorer, {"kind": "click", "index": float("inf"), "token": 4}, [])
     assert explorer.message  # int(inf) raised OverflowError past the handler
     assert {"method": "custom", "content": {"done": 4}} in wire.messages
+
+
+def test_options_set_after_the_start_are_checked_as_at_the_start():
+    explorer = Explorer("??\n11")
+    for value in (0, -5, 10**12):
+        with pytest.raises(InvalidInput, match="cell_size"):
+            explorer.cell_size = value
+    assert explorer.cell_size == Explorer().cell_size
+    with pytest.raises(InvalidInput, match="no replay loaded"):
+        explorer.step = 5
+    assert explorer.step == 0
+
+
+def test_explain_mode_on_a_game_reads_its_flags_as_play_mode_does():
+    # Replay mode without a replay (clicks explain) analysed as if flags were not there: three
+    # flags for two mines showed 28 layouts. Only a replay's flags, a player's, are ignored.
+    explorer = Explorer(Game(Board.from_text("*..\n...\n..*")), mode="replay")
+    explorer.reveal((1, 1))
+    for cell in [(0, 1), (2, 1), (1, 0)]:
+        explorer.flag(cell)
+    assert explorer.analysis is None and "no layout fits" in explorer.summary
+    replay = record_autoplay(9, 9, 10, seed=3, strategy="safest")
+    explorer.load(replay)
+    explorer.go_to(len(replay.actions) // 2)
+    hidden = sorted(explorer.position.hidden)
+    explorer.set_cell(hidden[0], "F")  # an edit lets the replay go: the flag is the user's
+    assert explorer.analysis.solutions == analyze(explorer.position).solutions
+    assert explorer.analysis.solutions != analyze(explorer.position, ignore_flags=True).solutions
+
+
+def test_a_file_name_given_as_text_is_told_to_be_a_path(tmp_path):
+    file = tmp_path / "game.avf"
+    file.write_bytes(b"")
+    from msanalysis.errors import ParseError
+
+    with pytest.raises(ParseError, match=r"not as a file's name: load\(Path\("):
+        Explorer(str(file))
+
+
+def test_a_long_probability_is_shown_short():
+    # Clues of many sizes make fractions of dozens of digits (a thousand on 100x100 boards):
+    # the hover shows six digits then, the exact fraction staying the analysis's.
+    import random
+
+    from msanalysis.exact import fraction_text
+
+    game = Game.started(40, 40, 320, rules="safe-opening", first_click=(20, 20), seed=1)
+    rng = random.Random(1)
+    for cell in rng.sample(sorted(c for c in game.position().hidden
+                                  if not game.board.is_mine(c)), 30):
+        game.reveal(cell)
+    explorer = Explorer(game)
+    exact = explorer.analysis.exact_probability
+    cell = max(explorer.position.hidden, key=lambda c: len(fraction_text(exact(c))))
+    assert len(fraction_text(exact(cell))) > 24
+    text = explorer.probability_text(cell)
+    assert text.split(" (")[0] == f"{float(exact(cell)):.6g}", text
