@@ -1040,7 +1040,8 @@ def _replay_text(path: Path, result) -> str:
             if j.explanation is not None:
                 lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
     counts = result.verdicts
-    lines.append(f"  {result.clicks} clicks: {counts['first']} first, {counts['safe']} safe, "
+    lines.append(f"  {text.quantity(result.clicks, 'click')}: {counts['first']} first, "
+                 f"{counts['safe']} safe, "
                  f"{text.quantity(counts['guess'], 'guess', 'guesses')}, "
                  f"{counts['needless']} needless, {text.quantity(counts['blunder'], 'blunder')}")
     survival, luck = result.survival, result.luck_bits

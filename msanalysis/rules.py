@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
-from msanalysis.errors import InvalidInput, check_type, mines_do_not_fit
+from msanalysis.errors import InvalidInput, check_type, mines_do_not_fit, quantity
 
 __all__ = [
     "DIFFICULTIES",
@@ -245,10 +245,10 @@ def generate(width: int, height: int, mines: int, *, rules: str = "safe-cell",
         candidates = [r * width + c for r in range(height) for c in range(width)
                       if abs(r - row) > 1 or abs(c - col) > 1]
         if mines > len(candidates):
-            raise InvalidInput(f"board too full: {mines} mines, but only {len(candidates)} "
-                             f"cells lie outside the 3x3 block around the first click "
-                             f"{first_click} on {width}x{height}, which safe-opening and "
-                             f"no-guess boards keep free")
+            raise InvalidInput(f"board too full: {quantity(mines, 'mine')} for "
+                               f"{quantity(len(candidates), 'cell')} outside the 3x3 block around "
+                               f"the first click {first_click} on {width}x{height}, which "
+                               f"safe-opening and no-guess boards keep free")
         # Fisher-Yates, stopped after the first `mines` positions are drawn (seed 002).
         for i in range(mines):
             j = rng.randrange(i, len(candidates))

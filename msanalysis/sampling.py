@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 from math import comb
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, as_count
 from msanalysis.constraints import Component, Constraints
 from msanalysis.errors import AnalysisTooHard, InconsistentPosition, InvalidInput, check_type
 
@@ -72,6 +72,7 @@ class LayoutSampler:
 
     def __init__(self, constraints: Constraints, *, limit: int = 200_000) -> None:
         check_type(constraints, Constraints, "LayoutSampler", "build(position) makes them")
+        limit = as_count(limit, "limit", 1)
         if constraints.remaining is None:
             raise InvalidInput("drawing layouts needs the mine count")
         self.constraints = constraints
@@ -135,6 +136,7 @@ class LayoutSampler:
 
     def draw(self, rng: random.Random) -> frozenset[Cell]:
         """One layout, as the set of mines among the unknown cells (known mines left out)."""
+        check_type(rng, random.Random, "LayoutSampler.draw", "random.Random(seed) makes one")
         left = self.constraints.remaining
         assert left is not None
         mines: list[Cell] = []

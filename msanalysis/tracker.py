@@ -19,11 +19,11 @@ replays build on it (:mod:`msanalysis.play`); reading a position on its own stay
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Any
 
 import numpy as np
 
@@ -893,8 +893,10 @@ class Tracker:
         InconsistentPosition
             When no layout fits the position.
         """
-        if max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT) or isinstance(max_grade, bool):
+        if (isinstance(max_grade, (bool, np.bool_)) or not isinstance(max_grade, (int, np.integer))
+                or max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT)):
             raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
+        check_flag(reveal, "reveal")
         self._follow()
         fact = self._fact  # the facts as proven, even if a loss or a wrong flag reloads them
         grade, found = self._advance(max_grade, reveal)
@@ -1245,7 +1247,7 @@ class Tracker:
                     found.append(j)
 
     # -- moving mines ---------------------------------------------------------------------------
-    def perturb(self, rng: Any, protected: Iterable[Cell] = ()) -> bool:
+    def perturb(self, rng: random.Random, protected: Iterable[Cell] = ()) -> bool:
         """Move mines so that the open cells of one clue become all safe or all mines.
 
         What Simon Tatham's Mines does where its solver gets stuck, to make boards that need
@@ -1273,6 +1275,9 @@ class Tracker:
             change, has no layout, or has a wrong flag placed (what it proved with the flag's
             help may be false).
         """
+        check_type(rng, random.Random, "Tracker.perturb", "random.Random(seed) makes one")
+        if isinstance(protected, (str, bytes)) or not hasattr(protected, "__iter__"):
+            raise WrongType(f"protected is a list of cells, got {protected!r}")
         if self._game is not None:
             raise IllegalMove("a tracker that follows a game cannot move its mines")
         self._require_layout()

@@ -39,7 +39,7 @@ def test_safe_opening_keeps_the_3x3_free_and_the_full_count():
 
 
 def test_safe_opening_too_full_is_a_clear_error():
-    with pytest.raises(ValueError, match=r"too full: 8 mines, but only 7 cells .* which "
+    with pytest.raises(ValueError, match=r"too full: 8 mines for 7 cells .* which "
                                          r"safe-opening and no-guess boards keep free"):
         generate(4, 4, 8, rules="safe-opening", first_click=(1, 1), seed=0)
     # Exactly full outside the block is fine.

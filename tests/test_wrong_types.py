@@ -45,7 +45,23 @@ def _entries():
         ("apply_action", "Game", lambda x: replay.apply_action(x, None)),
         ("windows_xp_move", "Board", lambda x: rules.windows_xp_move(x, (0, 0))),
         ("svg.replay", "ReplayAnalysis", svg.replay),
+        ("LayoutSampler.draw", "Random", lambda x: sampling.LayoutSampler(
+            constraints.build(_position())).draw(x)),
+        ("Tracker.perturb", "Random", lambda x: _tracker().perturb(x)),
     ]
+
+
+def _position():
+    from msanalysis.position import Position
+
+    return Position.from_text("mines: 1\n??\n11")
+
+
+def _tracker():
+    from msanalysis.board import Board
+    from msanalysis.tracker import Tracker
+
+    return Tracker(Board.from_text("*..\n...\n..."), (2, 2))
 
 
 @pytest.mark.parametrize("taker, kind, call", _entries(), ids=lambda e: e if isinstance(e, str)
@@ -62,3 +78,37 @@ def test_a_strategy_is_named_by_a_string():
 
     with pytest.raises(InvalidInput, match=r"unknown strategy \[\]; choose one of best"):
         make_strategy([])  # a list was a TypeError (unhashable)
+
+
+def test_an_analyser_is_a_function_that_returns_an_analysis():
+    from msanalysis.play.judge import analyze_replay, record_autoplay
+
+    replay = record_autoplay(9, 9, 10, seed=3, strategy="safest")
+    with pytest.raises(WrongType, match="analyser is a function of a position, got a int"):
+        analyze_replay(replay, analyser=3)
+    with pytest.raises(WrongType, match="the analyser returned a NoneType, not an analysis"):
+        analyze_replay(replay, analyser=lambda position: None)
+    with pytest.raises(WrongType, match="quick_look is True or False, got 0"):
+        analyze_replay(replay, quick_look=0)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: _tracker().step(2.0), "max_grade is a grade from 1 to 4, got 2.0"),
+    (lambda: _tracker().step(reveal=1), "reveal is True or False, got 1"),
+    (lambda: _tracker().perturb(__import__("random").Random(0), protected=5),
+     "protected is a list of cells, got 5"),
+])
+def test_a_tracker_checks_its_arguments(call, message):
+    from msanalysis.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match=message):
+        call()
+
+
+def test_a_sampler_takes_a_whole_number_for_its_limit():
+    from msanalysis.constraints import build
+    from msanalysis.errors import InvalidInput
+    from msanalysis.sampling import LayoutSampler
+
+    with pytest.raises(InvalidInput, match="limit must be a whole number"):
+        LayoutSampler(build(_position()), limit="a")

@@ -35,9 +35,12 @@ from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
     TimeLimitReached,
+    WrongType,
     as_time_limit,
+    check_flag,
     check_type,
     deadline_after,
+    quantity,
     seconds_left,
     time_is_up,
 )
@@ -314,7 +317,7 @@ class ReplayAnalysis:
         survival = self.survival
         chance = "unknown" if survival is None else f"{float(survival):.2%}"
         return (f"<ReplayAnalysis {self.replay.width}x{self.replay.height}/{self.replay.mines} "
-                f"{self.status}: {self.clicks} clicks ({counts}), survival {chance}>")
+                f"{self.status}: {quantity(self.clicks, 'click')} ({counts}), survival {chance}>")
 
     def _repr_svg_(self) -> str:
         from msanalysis import svg  # lazily: the core does not depend on the pictures
@@ -430,6 +433,9 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     probabilities at each guess; a chord opening k undecided cells adds 2**k - 1 counts.
     """
     check_type(replay, Replay, "analyze_replay", "load_replay(path) reads one")
+    if analyser is not None and not callable(analyser):
+        raise WrongType(f"analyser is a function of a position, got a {type(analyser).__name__}")
+    check_flag(quick_look, "quick_look")
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
     game = replay.game()
@@ -461,7 +467,8 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
         else:
             try:
                 if analyser is not None:
-                    found, chance = _judge(analyser(position), position, index, action, targets)
+                    found, chance = _judge(_analysed(analyser, position), position, index,
+                                           action, targets)
                 else:
                     found, chance = _judge(from_scratch(position, seconds_left(deadline)),
                                            position, index, action, targets, deadline)
@@ -472,6 +479,17 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
             judgements += found
             survival.append((index, chance))
     return ReplayAnalysis(replay, judgements, game.position(), game.status, survival)
+
+
+def _analysed(analyser: Callable[[Position], Any], position: Position) -> Any:
+    """What ``analyser`` makes of ``position``, refused unless it answers as an analysis."""
+    analysis = analyser(position)
+    missing = [name for name in ("forced_safe", "forced_mines", "exact_probability")
+               if not hasattr(analysis, name)]
+    if missing:
+        raise WrongType(f"the analyser returned a {type(analysis).__name__}, not an analysis "
+                        f"(it has no {missing[0]}; analyze(position) makes one)")
+    return analysis
 
 
 def _judge(analysis: Any, position: Position, index: int, action: Action,
