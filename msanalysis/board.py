@@ -21,7 +21,7 @@ from msanalysis.files import lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_count", "as_int", "as_pair", "cell_table",
            "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
-           "neighbours", "oversized"]
+           "neighbours", "oversized", "repeated_bits"]
 
 Cell = tuple[int, int]
 
@@ -45,9 +45,10 @@ def oversized(digits: str) -> bool:
     return len(digits.lstrip("0")) > len(str(MAX_CELLS))
 
 
-def label_regions(mask: np.ndarray) -> tuple[np.ndarray, int]:
-    """Label the 8-connected regions of ``mask``: (labels, count), 0 outside; regions are
-    numbered 1, 2, ... in the row-major order of their first cell.
+def label_regions(mask: np.ndarray, *, diagonal: bool = True) -> tuple[np.ndarray, int]:
+    """Label the 8-connected regions of ``mask`` (4-connected without ``diagonal``): (labels,
+    count), 0 outside; regions are numbered 1, 2, ... in the row-major order of their first
+    cell.
 
     The work is on runs of cells along rows, not on cells: the runs of each row are joined to
     the runs of the row above that they touch (union-find), so a board of millions of cells
@@ -63,6 +64,8 @@ def label_regions(mask: np.ndarray) -> tuple[np.ndarray, int]:
     array([[1, 1, 0, 0],
            [0, 0, 0, 2],
            [3, 0, 2, 0]], dtype=int32)
+    >>> label_regions(np.array([[1, 0], [0, 1]], dtype=bool), diagonal=False)[1]
+    2
     """
     height, width = mask.shape
     edges = np.diff(np.pad(mask, ((0, 0), (1, 1))).astype(np.int8), axis=1)
@@ -78,6 +81,7 @@ def label_regions(mask: np.ndarray) -> tuple[np.ndarray, int]:
         return i
 
     rows, starts, ends = run_rows.tolist(), run_starts.tolist(), run_ends.tolist()
+    corner = 0 if diagonal else 1  # runs that meet at a corner only touch with diagonals
     above_first = above_end = row_first = j = 0  # the runs of the row above: [first, end)
     for i in range(runs):
         if i == 0 or rows[i] != rows[i - 1]:  # a new row; the row before it is above it or not
@@ -86,10 +90,10 @@ def label_regions(mask: np.ndarray) -> tuple[np.ndarray, int]:
             row_first, j = i, above_first
         # Runs above that end before this one begins (diagonals included) touch no later run
         # of this row either; of the rest, those that begin by its end touch it.
-        while j < above_end and ends[j] < starts[i]:
+        while j < above_end and ends[j] < starts[i] + corner:
             j += 1
         k = j
-        while k < above_end and starts[k] <= ends[i]:
+        while k < above_end and starts[k] <= ends[i] - corner:
             a, b = root(i), root(k)
             if a != b:
                 parent[max(a, b)] = min(a, b)  # the earlier run is the root
@@ -361,6 +365,29 @@ def neighbour_counts(mask: np.ndarray, *, include_self: bool = False,
     return total
 
 
+def repeated_bits(pattern: int, stride: int, times: int) -> int:
+    """``pattern`` shifted by 0, ``stride``, 2 ``stride``... (``times`` copies), or'd together:
+    a row's bits on every row of a board held as one integer.
+
+    Made by doubling, in O(bits * log times): or-ing one shifted row at a time makes a new
+    integer of the whole size per row, which took minutes for a board of a million rows.
+
+    Examples
+    --------
+    >>> bin(repeated_bits(0b11, 4, 3))
+    '0b1100110011'
+    """
+    result, block, copies, shift = 0, pattern, 1, 0
+    while times:
+        if times & 1:
+            result |= block << shift
+            shift += stride * copies
+        block |= block << (stride * copies)
+        copies *= 2
+        times >>= 1
+    return result
+
+
 @lru_cache(maxsize=16)
 def _frame_bits(height: int, width: int) -> tuple[int, int, int, int]:
     """The layout of bits of :meth:`Board._counts`: (row stride, bit of cell (0, 0), the cells,
@@ -370,11 +397,22 @@ def _frame_bits(height: int, width: int) -> tuple[int, int, int, int]:
     stride = 8 * (width // 8 + 1)
     first = stride + 1
     row = (1 << width) - 1
-    inside = sum(row << (first + r * stride) for r in range(height))
-    edge = (row << first) | (row << (first + (height - 1) * stride))
-    for r in range(height):
-        edge |= (1 | 1 << (width - 1)) << (first + r * stride)
+    inside = repeated_bits(row, stride, height) << first
+    edge = ((row << first) | (row << (first + (height - 1) * stride))
+            | repeated_bits(1 | 1 << (width - 1), stride, height) << first)
     return stride, first, inside, edge
+
+
+_HOLES_FLOODED = 8
+"""Holes of the openings found by flooding the board's bits before the rest are labelled."""
+
+
+def _holes_left(bits: int, height: int, width: int, stride: int) -> int:
+    """The 4-connected groups of the cells of ``bits`` (rows ``stride`` bits apart)."""
+    data = bits.to_bytes(height * stride // 8, "little")
+    rows = np.frombuffer(data, dtype=np.uint8).reshape(height, stride // 8)
+    mask = np.unpackbits(rows, axis=1, bitorder="little")[:, :width].astype(bool)
+    return label_regions(mask, diagonal=False)[1]
 
 
 def _grown(mask: np.ndarray) -> np.ndarray:
@@ -668,7 +706,9 @@ class Board:
         with three, with two on a diagonal), and it is the openings less their holes, the
         groups of numbered cells and mines (4-connected) that zeros surround on every side.
         Holes are what is left of those cells once the ones reaching the edge are taken away
-        (by shifts, and by carries along each row), and are few and small.
+        (by shifts, and by carries along each row); the first few are flooded the same way,
+        and past :data:`_HOLES_FLOODED` the rest are labelled (a flood costs a pass over the
+        whole board: a board of many small holes took minutes).
         """
         height, width = self._mask.shape
         stride, first, inside, edge = _frame_bits(height, width)
@@ -704,6 +744,8 @@ class Board:
             holes += 1
             if not rest:
                 break
+            if holes == _HOLES_FLOODED:
+                return euler + holes + _holes_left(rest >> first, height, width, stride), lonely
             reached = rest & -rest  # the next hole, from its first cell
         return euler + holes, lonely
 

@@ -175,7 +175,7 @@ def test_a_board_made_from_indices_is_the_board_of_its_mask(mask):
     assert not made.mask.flags.writeable and made.numbers.tolist() == board.numbers.tolist()
 
 
-def _flood_labels(mask):
+def _flood_labels(mask, diagonal=True):
     """The reference labelling: a flood fill from each unlabelled cell, row-major."""
     height, width = mask.shape
     labels = np.zeros((height, width), dtype=np.int32)
@@ -191,6 +191,8 @@ def _flood_labels(mask):
             for dr in (-1, 0, 1):
                 for dc in (-1, 0, 1):
                     rr, cc = r + dr, c + dc
+                    if dr and dc and not diagonal:
+                        continue
                     if 0 <= rr < height and 0 <= cc < width and mask[rr, cc] \
                             and not labels[rr, cc]:
                         labels[rr, cc] = count
@@ -203,9 +205,42 @@ def test_regions_labelled_by_runs_are_the_flood_fill_s():
     for _ in range(1500):
         height, width = (int(n) for n in rng.integers(1, 13, size=2))
         mask = rng.random((height, width)) < rng.random()
-        labels, count = label_regions(mask)
-        expected, expected_count = _flood_labels(mask)
-        assert count == expected_count and np.array_equal(labels, expected), mask
+        for diagonal in (True, False):
+            labels, count = label_regions(mask, diagonal=diagonal)
+            expected, expected_count = _flood_labels(mask, diagonal)
+            assert count == expected_count and np.array_equal(labels, expected), mask
+
+
+def test_openings_with_many_holes_match_a_flood_fill():
+    # Past the first holes the rest are labelled, not flooded one by one (a board of a mine in
+    # every fourth cell of every fourth row, a quarter of a million holes, took minutes).
+    for height, width, step in ((40, 40, 4), (23, 37, 4), (30, 31, 5), (9, 200, 4)):
+        mask = np.zeros((height, width), dtype=bool)
+        mask[2::step, 2::step] = True
+        board = Board(mask)
+        assert (board.openings, board.bbbv) == flood_metrics(board), (height, width)
+    rng = np.random.default_rng(2)
+    for _ in range(100):
+        mask = rng.random((25, 25)) < 0.06
+        mask[2::4, 2::4] |= rng.random(mask[2::4, 2::4].shape) < 0.8
+        board = Board(mask)
+        assert (board.openings, board.bbbv) == flood_metrics(board)
+
+
+def test_one_column_boards_match_their_side_s():
+    # A board a million rows tall was a minute of making its frame, one row at a time.
+    rng = np.random.default_rng(3)
+    column = rng.random((200_000, 1)) < 0.1
+    tall, wide = Board(column), Board(column.T)
+    assert (tall.openings, tall.islands, tall.bbbv) == (wide.openings, wide.islands, wide.bbbv)
+
+
+def test_repeated_bits_is_a_row_on_every_row():
+    from msanalysis.board import repeated_bits
+
+    for pattern, stride, times in ((0b1, 1, 5), (0b101, 8, 7), (0b11, 3, 0), (0b111, 5, 64)):
+        assert repeated_bits(pattern, stride, times) == sum(
+            pattern << (stride * k) for k in range(times))
 
 
 def test_3bv_solved_is_counted_region_by_region():
