@@ -31,6 +31,7 @@ __all__ = [
     "as_real",
     "as_time_limit",
     "check_flag",
+    "check_time_for",
     "check_type",
     "deadline_after",
     "name_clues",
@@ -124,6 +125,25 @@ def time_is_up(deadline: float | None) -> bool:
     (False, True, False)
     """
     return deadline is not None and time.perf_counter() > deadline
+
+
+def check_time_for(seconds: float, deadline: float | None, what: str) -> None:
+    """Refuse at once work that cannot be stopped once begun and is estimated to take
+    ``seconds`` (on the machine the estimate was measured on), when even half of that would
+    pass ``deadline``: :class:`TimeLimitReached` saying ``what`` the work is. Work of less than
+    a second is let run: the looks at the clock after it stop it soon enough.
+
+    Examples
+    --------
+    >>> check_time_for(0.5, deadline_after(1e-9), "x"), check_time_for(9e9, None, "x")
+    (None, None)
+    >>> check_time_for(30.0, deadline_after(5), "setting up")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.TimeLimitReached: setting up would run past the time limit (about 30 s)
+    """
+    if deadline is not None and seconds >= 1 and seconds / 2 > deadline - time.perf_counter():
+        raise TimeLimitReached(f"{what} would run past the time limit (about {seconds:.0f} s)")
 
 
 def seconds_left(deadline: float | None) -> float | None:

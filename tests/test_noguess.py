@@ -7,10 +7,17 @@ from typer.testing import CliRunner
 
 from msanalysis.board import Board
 from msanalysis.cli import app
-from msanalysis.errors import IllegalMove, InvalidInput, WrongType
+from msanalysis.errors import (
+    AnalysisTooHard,
+    IllegalMove,
+    InvalidInput,
+    TimeLimitReached,
+    WrongType,
+)
 from msanalysis.game import Game
 from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
 from msanalysis.position import Position
+from msanalysis.tracker import Tracker
 from reference import enumerate_layouts
 
 
@@ -52,8 +59,27 @@ def test_no_guess_rule_is_reproducible_and_solvable():
 
 def test_no_guess_gives_up_with_a_clear_error():
     # 3x3 opening in the corner of a 4x4 board leaves 12 cells for 11 mines: never solvable.
-    with pytest.raises(ValueError, match="without a guess"):
+    # Running out of attempts is a bound hit (exit status 3 on the command line).
+    with pytest.raises(AnalysisTooHard, match=r"without a guess .* in 5 attempts"):
         generate_no_guess(4, 4, 11, first_click=(0, 0), seed=0, attempts=5)
+
+
+@pytest.mark.parametrize("method", ["reject", "adjust"])
+def test_a_grade_no_board_can_have_is_said(method):
+    # Without mines, or with every safe cell in the first click's block, the first click wins
+    # every board: no grade 1 to 4 can be found, and the message says why.
+    for width, height, mines in ((8, 8, 0), (9, 9, 72)):
+        with pytest.raises(AnalysisTooHard, match=r"won by its first click \(4, 4\) alone"):
+            generate_no_guess(width, height, mines, first_click=(4, 4), seed=0, grade=1,
+                              method=method, attempts=50)
+
+
+def test_a_board_too_large_to_set_up_in_the_time_limit_is_refused_at_once():
+    # Setting them up took 40 s and 30 s, past limits of 5 s and 1 s.
+    with pytest.raises(TimeLimitReached, match="setting up a 1x10000000 board would run past"):
+        generate_no_guess(1, 10_000_000, 1_000_000, first_click=(0, 0), seed=0, time_limit=5)
+    with pytest.raises(TimeLimitReached, match="setting up a tracker of a 3000x3000 board"):
+        Tracker(Board(np.zeros((3000, 3000), dtype=bool)), time_limit=1)
 
 
 def test_solvable_command(tmp_path):

@@ -25,12 +25,13 @@ from typing import Any
 import numpy as np
 
 from msanalysis.bitlogic import LogicPlay, MovingPlay, play_by_logic, wins_by_logic
-from msanalysis.board import Board, Cell, as_cell, as_int, as_pair
+from msanalysis.board import Board, Cell, as_cell, as_int, as_pair, repeated_bits
 from msanalysis.errors import (
     AnalysisTooHard,
     IllegalMove,
     InvalidInput,
     TimeLimitReached,
+    check_time_for,
     check_type,
     deadline_after,
     quantity,
@@ -263,6 +264,11 @@ their tables grow with the square of the cells (400 MB at 200x200, 5 GB at 400x4
 above this size a tracker plays one board in less time as well as less memory. Both prove the
 same cells, round by round."""
 
+_SET_UP_SECONDS_PER_CELL = 4e-6
+"""Making a board of more than :data:`_BIT_BOARD_CELLS` and its tracker, measured: 7.8 s for
+2,000,000 cells before the first layout is judged; refused at once when it cannot end by the
+time limit (see ``check_time_for``)."""
+
 METHODS = ("reject", "adjust")
 """How :func:`generate_no_guess` makes a board: draw until one fits, or move mines."""
 
@@ -306,10 +312,12 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     Raises
     ------
     InvalidInput
-        On a bad argument, or when no board was found in ``attempts`` layouts.
+        On a bad argument.
+    AnalysisTooHard
+        When no board was found in ``attempts`` layouts.
     TimeLimitReached
-        When no board was found within ``time_limit`` (an
-        :class:`~msanalysis.errors.AnalysisTooHard`).
+        When no board was found within ``time_limit``, or a board too large to set up in it
+        was asked for (an :class:`~msanalysis.errors.AnalysisTooHard`).
 
     Examples
     --------
@@ -337,6 +345,9 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     first_click = as_pair(first_click)  # its place on the board: checked as the board is drawn
     deadline = deadline_after(time_limit)
+    if width * height > _BIT_BOARD_CELLS:  # and checked here, as sizes are by _SafeOpening
+        check_time_for(_SET_UP_SECONDS_PER_CELL * width * height, deadline,
+                       f"setting up a {width}x{height} board")
     top = MINE_COUNT if use_mine_count else COMPONENT
     draw = _SafeOpening(width, height, mines, first_click, random.Random(as_seed(seed)))
     bits = width * height <= _BIT_BOARD_CELLS
@@ -346,8 +357,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         other = "--method adjust, " if method == "reject" else ""
         return TimeLimitReached(
             f"no board of {mines} mines on {width}x{height} that can be won without a guess "
-            f"was found in the time limit ({tried} layouts tried); try {other}fewer mines or a "
-            "longer --time-limit")
+            f"was found in the time limit ({quantity(tried, 'layout')} tried); try {other}fewer "
+            "mines or a longer --time-limit")
 
     def judged(board: Board, tried: int) -> NoGuessResult:
         """A board too large for bit boards, played by a tracker within the deadline."""
@@ -358,6 +369,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         except AnalysisTooHard:
             raise out_of_time(tried) from None
 
+    won_at_once = 0  # boards of the grade asked for never come when the first click wins
     for tried in range(attempts):
         if time_is_up(deadline):
             raise out_of_time(tried)
@@ -392,14 +404,21 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             play = play_by_logic((height, width, cells), first_click, top)
         if play.solvable and (grade is None or play.grade == grade):
             return draw.board(cells) if adjusted is None else adjusted
+        won_at_once += play.solvable and play.grade == 0
+    if won_at_once == attempts:
+        raise AnalysisTooHard(f"each of the {quantity(attempts, 'layout')} of "
+                              f"{quantity(mines, 'mine')} on {width}x{height} drawn was won by "
+                              f"its first click {first_click} alone, with no reasoning (grade "
+                              f"0): there is no grade {grade} to find; leave the grade out")
     wanted = "" if grade is None else f" of grade {grade}"
     other = " (generate's method 'adjust', moving mines, works at any density)" \
         if method == "reject" else ""
     tries = ([] if grade is None else ["another grade"]) + \
         ([f"fewer mines{other}"] if mines else [])
-    raise InvalidInput(f"no layout of {quantity(mines, 'mine')} on {width}x{height} that can be "
-                       f"won without a guess{wanted} from {first_click} in {attempts} attempts"
-                       + (f"; try {' or '.join(tries)}" if tries else ""))
+    raise AnalysisTooHard(f"no layout of {quantity(mines, 'mine')} on {width}x{height} that can "
+                          f"be won without a guess{wanted} from {first_click} in "
+                          f"{quantity(attempts, 'attempt')}"
+                          + (f"; try {' or '.join(tries)}" if tries else ""))
 
 
 class _SafeOpening:
@@ -485,7 +504,7 @@ class _Pairs:
     def __init__(self, height: int, width: int, first_click: Cell) -> None:
         self.height, self.width = height, width
         stride = self.stride = width + 4
-        inside = sum(((1 << width) - 1) << ((r + 2) * stride + 2) for r in range(height))
+        inside = repeated_bits((1 << width) - 1, stride, height) << (2 * stride + 2)
         self.frame = ((1 << ((height + 4) * stride)) - 1) & ~inside
         row, col = first_click
         block = sum(1 << ((r + 2) * stride + c + 2) for r in range(row - 1, row + 2)
