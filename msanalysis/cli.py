@@ -114,10 +114,10 @@ class _OneLineErrors(TyperGroup):
                 context = getattr(error, "ctx", None)
                 if context is not None:
                     message += f" (see '{context.command_path} --help')"
-                typer.echo(f"error: {message}", err=True)
+                _say(f"error: {message}")
                 sys.exit(EXIT_BAD_INPUT)
             except typer.Abort:
-                typer.echo("error: aborted", err=True)
+                _say("error: aborted")
                 sys.exit(1)
         # Help is written before any command runs, outside invoke's handlers.
         except BrokenPipeError:
@@ -127,7 +127,7 @@ class _OneLineErrors(TyperGroup):
             if error.errno not in _WRITE_ERRORS:
                 raise
             _stop_writing()
-            typer.echo(f"error: {_unwritable(error)}", err=True)
+            _say(f"error: {_unwritable(error)}")
             sys.exit(EXIT_BAD_INPUT)
         if _reader_gone():
             _stop_writing()
@@ -252,8 +252,19 @@ app = typer.Typer(
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``error: message`` on stderr, on one line, and leave with ``code``."""
     # A message may quote a file name or a value that holds a line break or a control code.
-    typer.echo(f"error: {printable(message)}", err=True)
+    _say(f"error: {printable(message)}")
     raise typer.Exit(code)
+
+
+def _say(line: str) -> None:
+    """Write ``line`` to standard error. When that cannot be written either (a full disk), it
+    says nothing more there, and the exit status alone tells (a traceback of the failed
+    message, exit status 1, said that no layout fits)."""
+    try:
+        typer.echo(line, err=True)
+    except OSError:
+        with suppress(OSError, ValueError, io.UnsupportedOperation):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
 
 
 @contextmanager
@@ -310,11 +321,12 @@ def parse_cell(text: str, option: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def first_click_of(text: str | None, rules: str, size: tuple[int, ...]) -> Cell:
-    """The ``--first-click`` given, or the rule's default for a board of ``size`` (width first).
-    """
+def first_click_of(text: str | None, rules: str, size: tuple[int, ...],
+                   option: str = "--first-click") -> Cell:
+    """The ``--first-click`` given (or what ``option`` names), or the rule's default for a board
+    of ``size`` (width first)."""
     if text is not None:  # an empty value is a mistake, not the default
-        return parse_cell(text, "--first-click")
+        return parse_cell(text, option)
     return default_first_click(rules, width=size[0], height=size[1])
 
 
@@ -855,7 +867,9 @@ def solvable(
         from_file = False
         if first_click is None and generated is not None:
             first_click, from_file = generated[1], True
-        click = first_click_of(first_click, rules, (board.width, board.height))
+        header = f"the first click of {source_name(board_file)}'s first line"
+        click = first_click_of(first_click, rules, (board.width, board.height),
+                               header if from_file else "--first-click")
         if not (0 <= click[0] < board.height and 0 <= click[1] < board.width):
             given = (f"the first click {click[0]},{click[1]} of {source_name(board_file)}'s "
                      "first line" if from_file
@@ -867,6 +881,14 @@ def solvable(
                      "once", EXIT_NO_ANSWER)
             fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
                  "never place there: is it the right board, first click and rule?")
+        if rules in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
+            beside = [(r, c) for r in range(click[0] - 1, click[0] + 2)
+                      for c in range(click[1] - 1, click[1] + 2)
+                      if 0 <= r < board.height and 0 <= c < board.width and board.is_mine((r, c))]
+            if beside:
+                fail(f"the first click {click[0]},{click[1]} has a mine beside it at "
+                     f"{beside[0][0]},{beside[0][1]}, which rules {rules.value} never place "
+                     "there: is it the right board, first click and rule?")
         result = solve_without_guessing(board, click, rules=rules.value,
                                         use_mine_count=mine_count, time_limit=time_limit)
     rows = text.position_rows(result.position)

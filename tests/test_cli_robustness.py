@@ -694,3 +694,55 @@ def test_replay_csv_naming_a_folder_fails_before_judging(tmp_path):
     result = runner.invoke(app, ["replay", "missing.evf", "--csv", str(missing)])
     assert result.exit_code == 2 and result.stderr == f"error: --csv {missing}: there is no " \
                                                       f"folder {missing.parent} to write it in\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["bogus"], ["analyze", "no-such-file.txt"],
+                                  ["generate", "--seed", "1", "--count", "2", "--output-dir"]])
+def test_a_standard_error_that_cannot_be_written_exits_2_without_a_traceback(tmp_path, args):
+    # The error line could not be written either: its traceback ended the run with status 1
+    # (no layout fits), even after the boards were written.
+    if args[-1] == "--output-dir":
+        args = [*args, str(tmp_path / "boards")]
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*CLI, *args], stderr=full, stdout=subprocess.DEVNULL,
+                              cwd=tmp_path, timeout=120)
+    assert done.returncode == 2
+
+
+def test_solvable_refuses_a_board_its_rule_would_not_deal(tmp_path):
+    # A mine beside the first click under safe-opening: the rule never places one there.
+    path = tmp_path / "b.txt"
+    path.write_text("*...\n....\n....\n....\n")
+    result = run("solvable", path, "--rules", "safe-opening", "--first-click", "1,1")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: the first click 1,1 has a mine beside it at 0,0, which "
+                             "rules safe-opening never place there: is it the right board, "
+                             "first click and rule?\n")
+    assert run("solvable", path, "--rules", "safe-opening", "--first-click", "2,2").exit_code \
+        in (0, 1)
+
+
+def test_a_first_click_read_from_a_file_is_named_as_the_file_s(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("# 4x4, 1 mine, rules safe-cell, first click 999999999,0, seed 7\n"
+                    "*...\n....\n....\n....\n")
+    result = run("solvable", path)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: the first click of {path}'s first line "
+                                    "'999999999,0': off any board")
+
+
+def test_playing_guess_free_boards_checks_the_size_without_making_one(monkeypatch):
+    # The check before a run made a whole guess-free board of seed 0, with no time limit: a
+    # 300x300 board ran for minutes past --time-limit 5.
+    import msanalysis.play.noguess as noguess
+    from msanalysis.play.bench import PlaySpec
+
+    def refused(*args, **kwargs):
+        raise AssertionError("a guess-free board was made to check a size")
+
+    monkeypatch.setattr(noguess, "generate_no_guess", refused)
+    PlaySpec(300, 300, 18000, rules="no-guess", first_click=(3, 3)).check()
+    with pytest.raises(ValueError, match="board too full: 10 mines for 7 cells"):
+        PlaySpec(4, 4, 10, rules="no-guess", first_click=(1, 1)).check()

@@ -35,7 +35,7 @@ from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.replay import ReplayRecorder, save_replay
-from msanalysis.rules import DIFFICULTIES, as_seed, board_size, default_first_click
+from msanalysis.rules import DIFFICULTIES, FirstClick, as_seed, board_size, default_first_click
 
 if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
     from distributed import Client
@@ -109,8 +109,12 @@ class PlaySpec:
             if name in ("seed", "flag_mines", "explain"):
                 raise InvalidInput(f"{name} is the games' to set, not an option of the strategy")
         make_strategy(self.strategy, seed=0, **dict(self.options))
-        generate(self.width, self.height, self.mines, rules=self.rules,
-                 first_click=self.first_click, seed=0)
+        # A guess-free board is a safe-opening layout that logic wins: one such layout checks
+        # the size, where finding a guess-free one took minutes on a large board, before a
+        # run's time limit was set.
+        rules = FirstClick.parse(self.rules)
+        generate(self.width, self.height, self.mines, first_click=self.first_click, seed=0,
+                 rules=FirstClick.SAFE_OPENING if rules is FirstClick.NO_GUESS else rules)
 
     @property
     def variant(self) -> str:
