@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, check_type
-from msanalysis.files import lines_of, read_bytes, text_of_layout_file
+from msanalysis.files import decode_text, lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_count", "as_int", "as_pair", "cell_table",
            "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
@@ -629,7 +629,15 @@ class Board:
         """
         try:
             text = text_of_layout_file(data, Path(path))
-            return cls.from_mbf(data) if text is None else cls.from_text(text)
+            if text is not None:
+                return cls.from_text(text)
+            try:
+                return cls.from_mbf(data)
+            except ParseError as error:
+                if decode_text(data) is None:
+                    raise
+                raise ParseError(f"{error.reason}; the file is text, which is read as a "
+                                 "layout from a name ending .txt") from None
         except ParseError as error:
             raise error.in_file(str(path)) from None
 

@@ -418,6 +418,8 @@ def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
     try:
         return Board.load(path) if data is None else Board.from_file_bytes(data, path)
     except ParseError as not_a_board:
+        if path.suffix.lower() == ".mbf":
+            raise  # binary by its name: its own error says what is wrong with it
         try:
             Position.load(path)
         except MsanalysisError:

@@ -183,6 +183,9 @@ def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
     >>> text_of_layout_file(b"?\\x00\\n??", "a.txt"), text_of_layout_file(b"?\\x00\\n??", "a")
     ('?\\x00\\n??', None)
     """
+    if str(path).lower().endswith(_REPLAY_ENDINGS):
+        raise ParseError("a replay, not a board or a position: 'msanalysis replay' reads it",
+                         source=str(path))
     suffix = Path(path).suffix.lower() if str(path) != "-" else ""
     if suffix == ".mbf":
         return None
@@ -199,6 +202,11 @@ def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
         # Its first bytes would read as an MBF header of a 255x254 board: say what it is.
         raise ParseError("UTF-16 text: save it as UTF-8", source=str(path))
     return text
+
+
+_REPLAY_ENDINGS = (".avf", ".rmv", ".evf", ".mvf", ".msreplay.jsonl")
+"""The names of the replays :func:`msanalysis.replay.load_replay` reads (its binary MBF-like
+formats would otherwise be read as a truncated MBF)."""
 
 
 def _text_in(data: bytes, encoding: str) -> str | None:

@@ -746,3 +746,24 @@ def test_playing_guess_free_boards_checks_the_size_without_making_one(monkeypatc
     PlaySpec(300, 300, 18000, rules="no-guess", first_click=(3, 3)).check()
     with pytest.raises(ValueError, match="board too full: 10 mines for 7 cells"):
         PlaySpec(4, 4, 10, rules="no-guess", first_click=(1, 1)).check()
+
+
+@pytest.mark.parametrize("command", ["show", "metrics", "analyze"])
+def test_a_replay_given_to_a_board_command_is_named_a_replay(tmp_path, command):
+    # Its bytes were read as an MBF: "truncated MBF: the header promises 7705 mines".
+    path = tmp_path / "game.avf"
+    path.write_bytes(bytes(range(256)) * 20)
+    result = run(command, path)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {path}: a replay, not a board or a position: "
+                             "'msanalysis replay' reads it\n")
+
+
+@pytest.mark.parametrize("command", ["show", "metrics"])
+def test_a_layout_s_text_named_mbf_says_it_is_text(tmp_path, command):
+    path = tmp_path / "board.mbf"
+    path.write_text("*...\n....\n..*.\n")
+    result = run(command, path)
+    assert result.exit_code == 2
+    assert result.stderr.endswith("; the file is text, which is read as a layout from a name "
+                                  "ending .txt\n")
