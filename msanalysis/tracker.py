@@ -217,9 +217,9 @@ class Tracker:
         check_flag(ignore_flags, "ignore_flags")
         self._game = None
         self._deadline = deadline_after(time_limit)
+        self.rules = FirstClick.parse(rules)
         check_time_for(_SET_UP_SECONDS_PER_CELL * board.height * board.width, self._deadline,
                        f"setting up a tracker of a {board.width}x{board.height} board")
-        self.rules = FirstClick.parse(rules)
         self.ignore_flags = ignore_flags
         self._setup(board.height, board.width, board.mine_count)
         self._set_board(board)
@@ -611,7 +611,8 @@ class Tracker:
 
     def reveal_safe(self) -> int:
         """Reveal every hidden cell proven safe so far; returns how many cells were revealed,
-        cascades included (0 when the game is over or no cell is proven safe)."""
+        cascades included (0 when the game is over or no cell is proven safe). A cell proven
+        safe with a wrong flag's help may be a mine: the clicks stop there, the game lost."""
         self._follow()
         self._require_layout()
         if self.status != GameStatus.PLAYING:
@@ -892,7 +893,9 @@ class Tracker:
         reveal : bool
             Reveal each cell as soon as it is proven safe (cascades included) and go on with
             what it shows, by single clues, within the same step: how a player who never
-            guesses plays. Only for a tracker that plays its own board.
+            guesses plays. Only for a tracker that plays its own board. A cell proven safe with
+            a wrong flag's help may be a mine: the game is then lost, and the step ends with
+            that cell among its safe ones.
 
         Returns
         -------

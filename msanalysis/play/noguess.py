@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.bitlogic import LogicPlay, MovingPlay, play_by_logic, wins_by_logic
-from msanalysis.board import Board, Cell, as_cell, as_int, as_pair, repeated_bits
+from msanalysis.board import Board, Cell, as_cell, as_int, as_pair, check_size, repeated_bits
 from msanalysis.errors import (
     AnalysisTooHard,
     IllegalMove,
@@ -34,6 +34,7 @@ from msanalysis.errors import (
     check_time_for,
     check_type,
     deadline_after,
+    plural,
     quantity,
     seconds_left,
     time_is_up,
@@ -345,7 +346,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     first_click = as_pair(first_click)  # its place on the board: checked as the board is drawn
     deadline = deadline_after(time_limit)
-    if width * height > _BIT_BOARD_CELLS:  # and checked here, as sizes are by _SafeOpening
+    width, height = check_size(width, height)
+    if width * height > _BIT_BOARD_CELLS:
         check_time_for(_SET_UP_SECONDS_PER_CELL * width * height, deadline,
                        f"setting up a {width}x{height} board")
     top = MINE_COUNT if use_mine_count else COMPONENT
@@ -356,7 +358,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     def out_of_time(tried: int) -> TimeLimitReached:
         other = "--method adjust, " if method == "reject" else ""
         return TimeLimitReached(
-            f"no board of {mines} mines on {width}x{height} that can be won without a guess "
+            f"no board of {quantity(mines, 'mine')} on {width}x{height} that can be won without "
+            "a guess "
             f"was found in the time limit ({quantity(tried, 'layout')} tried); try {other}fewer "
             "mines or a longer --time-limit")
 
@@ -369,6 +372,10 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         except AnalysisTooHard:
             raise out_of_time(tried) from None
 
+    if grade is not None and mines in (0, len(draw.candidates)):
+        raise InvalidInput(f"every layout of {quantity(mines, 'mine')} on {width}x{height} is won "
+                           f"by its first click {first_click} alone, with no reasoning (grade "
+                           f"0): there is no grade {grade} to find; leave the grade out")
     won_at_once = 0  # boards of the grade asked for never come when the first click wins
     for tried in range(attempts):
         if time_is_up(deadline):
@@ -406,10 +413,10 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
             return draw.board(cells) if adjusted is None else adjusted
         won_at_once += play.solvable and play.grade == 0
     if won_at_once == attempts:
-        raise AnalysisTooHard(f"each of the {quantity(attempts, 'layout')} of "
-                              f"{quantity(mines, 'mine')} on {width}x{height} drawn was won by "
-                              f"its first click {first_click} alone, with no reasoning (grade "
-                              f"0): there is no grade {grade} to find; leave the grade out")
+        raise AnalysisTooHard(f"the {quantity(attempts, 'layout')} of {quantity(mines, 'mine')} "
+                              f"on {width}x{height} drawn {plural(attempts, 'was', 'were')} won "
+                              f"by the first click {first_click} alone, with no reasoning (grade "
+                              "0); try more attempts, or leave the grade out")
     wanted = "" if grade is None else f" of grade {grade}"
     other = " (generate's method 'adjust', moving mines, works at any density)" \
         if method == "reject" else ""
