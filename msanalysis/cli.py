@@ -43,7 +43,7 @@ from msanalysis.errors import (
     worker_ignores_interrupts,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
-from msanalysis.files import read_bytes, write_file
+from msanalysis.files import REPLAY_SUFFIXES, read_bytes, write_file
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
@@ -227,11 +227,12 @@ def _prepare_output() -> None:
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
-def _stop_writing() -> None:
-    """Point standard output at nothing, so that the flush at exit cannot fail again."""
+def _stop_writing(stream: Any = None) -> None:
+    """Point standard output (or ``stream``) at nothing, so that the flush at exit cannot fail
+    again."""
     # A captured output (a test's) is not a real file, and nothing is flushed to a pipe then.
     with suppress(OSError, ValueError, io.UnsupportedOperation):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        os.dup2(os.open(os.devnull, os.O_WRONLY), (stream or sys.stdout).fileno())
 
 
 app = typer.Typer(
@@ -263,8 +264,7 @@ def _say(line: str) -> None:
     try:
         typer.echo(line, err=True)
     except OSError:
-        with suppress(OSError, ValueError, io.UnsupportedOperation):
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
+        _stop_writing(sys.stderr)
 
 
 @contextmanager
@@ -418,8 +418,8 @@ def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
     try:
         return Board.load(path) if data is None else Board.from_file_bytes(data, path)
     except ParseError as not_a_board:
-        if path.suffix.lower() == ".mbf":
-            raise  # binary by its name: its own error says what is wrong with it
+        if path.suffix.lower() in (".mbf", *REPLAY_SUFFIXES):
+            raise  # binary by its name, or a replay: its own error says what is wrong with it
         try:
             Position.load(path)
         except MsanalysisError:

@@ -18,8 +18,13 @@ from pathlib import Path
 
 from msanalysis.errors import ParseError, WrongType
 
-__all__ = ["MAX_FILE_BYTES", "check_path", "decode_text", "limited", "lines_of", "read_bytes",
-           "read_text", "text_of_layout_file", "write_file"]
+__all__ = ["MAX_FILE_BYTES", "REPLAY_SUFFIXES", "check_path", "decode_text", "limited",
+           "lines_of", "read_bytes", "read_text", "text_of_layout_file", "write_file"]
+
+REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
+"""File name endings of replays (:func:`msanalysis.replay.load_replay` reads them; ours end in
+``.msreplay.jsonl``): never read as a board or a position (the binary ones would read as a
+truncated MBF)."""
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
 """The most bytes read from one input: a position of the largest size the toolkit holds (10
@@ -183,7 +188,7 @@ def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
     >>> text_of_layout_file(b"?\\x00\\n??", "a.txt"), text_of_layout_file(b"?\\x00\\n??", "a")
     ('?\\x00\\n??', None)
     """
-    if str(path).lower().endswith(_REPLAY_ENDINGS):
+    if str(path).lower().endswith(REPLAY_SUFFIXES):
         raise ParseError("a replay, not a board or a position: 'msanalysis replay' reads it",
                          source=str(path))
     suffix = Path(path).suffix.lower() if str(path) != "-" else ""
@@ -202,11 +207,6 @@ def text_of_layout_file(data: bytes, path: str | Path) -> str | None:
         # Its first bytes would read as an MBF header of a 255x254 board: say what it is.
         raise ParseError("UTF-16 text: save it as UTF-8", source=str(path))
     return text
-
-
-_REPLAY_ENDINGS = (".avf", ".rmv", ".evf", ".mvf", ".msreplay.jsonl")
-"""The names of the replays :func:`msanalysis.replay.load_replay` reads (its binary MBF-like
-formats would otherwise be read as a truncated MBF)."""
 
 
 def _text_in(data: bytes, encoding: str) -> str | None:

@@ -59,7 +59,7 @@ from msanalysis.errors import (
     printable,
     quantity,
 )
-from msanalysis.files import check_path, read_bytes, write_file
+from msanalysis.files import REPLAY_SUFFIXES, check_path, read_bytes, write_file
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import RULES
@@ -81,9 +81,6 @@ __all__ = [
 
 FORMAT_VERSION = 1
 """The version of our JSON-lines format that :func:`save_replay` writes and this module reads."""
-
-REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
-"""File name endings :func:`load_replay` reads (ours end in ``.msreplay.jsonl``)."""
 
 REPLAY_FORMATS = tuple(suffix.lstrip(".") for suffix in REPLAY_SUFFIXES)
 """The formats :func:`load_replay` reads, by the name its ``format`` argument takes."""
