@@ -102,6 +102,13 @@ def _palette() -> dict[str, Any]:
             "numbers": {str(n): colour for n, colour in svg.NUMBER_COLOURS.items()}}
 
 
+class _Checked(traitlets.Any):
+    """A trait that the explorer's validators check, None included, with the toolkit's errors
+    (traitlets' own types raise a TraitError, and pass None over unchecked)."""
+
+    allow_none = False
+
+
 class Explorer(anywidget.AnyWidget):
     """A live Minesweeper board with its exact analysis drawn over it.
 
@@ -144,9 +151,9 @@ class Explorer(anywidget.AnyWidget):
     _esm = Path(__file__).with_name("explorer.js")
     _css = Path(__file__).with_name("explorer.css")
 
-    mode = traitlets.Enum(MODES, default_value="play").tag(sync=True)
-    overlays = traitlets.Bool(True).tag(sync=True)
-    cell_size = traitlets.Int(svg.DEFAULT_CELL_SIZE).tag(sync=True)
+    mode = _Checked("play").tag(sync=True)
+    overlays = _Checked(True).tag(sync=True)
+    cell_size = _Checked(svg.DEFAULT_CELL_SIZE).tag(sync=True)
     status = traitlets.Unicode("").tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
     summary = traitlets.Unicode("").tag(sync=True)
@@ -166,11 +173,6 @@ class Explorer(anywidget.AnyWidget):
     def __init__(self, source: Any = None, *, mode: str | None = None, overlays: bool = True,
                  cell_size: int = svg.DEFAULT_CELL_SIZE,
                  analyser: Callable[..., Analysis] | None = None) -> None:
-        # Checked here: traitlets would raise its own TraitError, or take a size of 0.
-        check_flag(overlays, "overlays")
-        cell_size = as_count(cell_size, "cell_size", 1, 1000)
-        if mode is not None and mode not in MODES:
-            raise InvalidInput(f"mode is one of {', '.join(MODES)}, got {mode!r}")
         if analyser is not None and not callable(analyser):
             raise WrongType(f"analyser is a function of a position and ignore_flags, got a "
                             f"{type(analyser).__name__}")
@@ -476,6 +478,18 @@ class Explorer(anywidget.AnyWidget):
                 self._stepping = False
             self._show(game.position(), full=full)
 
+    @traitlets.validate("mode")
+    def _valid_mode(self, proposal: dict[str, Any]) -> str:
+        mode = proposal["value"]
+        if not isinstance(mode, str) or mode not in MODES:
+            raise InvalidInput(f"mode is one of {', '.join(MODES)}, got {mode!r}")
+        return mode
+
+    @traitlets.validate("overlays")
+    def _valid_overlays(self, proposal: dict[str, Any]) -> bool:
+        check_flag(proposal["value"], "overlays")
+        return bool(proposal["value"])
+
     @traitlets.validate("cell_size")
     def _valid_cell_size(self, proposal: dict[str, Any]) -> int:
         return as_count(proposal["value"], "cell_size", 1, 1000)
@@ -774,6 +788,11 @@ def _game_at(replay: Replay, step: int) -> Game:
 
 
 def _short_fraction(value: Fraction) -> str:
+    """``value`` as a fraction when it is short, else about it to six digits (a chance near 1
+    as 1 less a little: rounded, it would read as a certain mine)."""
     text = fraction_text(value)
-    return text if len(text) <= 24 else f"{float(value):.6g}"
+    if len(text) <= 24:
+        return text
+    near = f"{float(value):.6g}"
+    return f"≈1 - {float(1 - value):.3g}" if near == "1" else f"≈{near}"
 

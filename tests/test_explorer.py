@@ -412,10 +412,16 @@ def test_a_message_the_page_could_not_have_sent_becomes_the_message_line():
 
 def test_options_set_after_the_start_are_checked_as_at_the_start():
     explorer = Explorer("??\n11")
-    for value in (0, -5, 10**12):
+    for value in (0, -5, 10**12, "20", 2.5):
         with pytest.raises(InvalidInput, match="cell_size"):
             explorer.cell_size = value
     assert explorer.cell_size == Explorer().cell_size
+    for value in ("explain", 3, None):
+        with pytest.raises(InvalidInput, match="mode is one of play, edit, replay"):
+            explorer.mode = value
+    with pytest.raises(InvalidInput, match="overlays is True or False"):
+        explorer.overlays = "yes"
+    assert (explorer.mode, explorer.overlays) == ("play", True)
     with pytest.raises(InvalidInput, match="no replay loaded"):
         explorer.step = 5
     assert explorer.step == 0
@@ -464,4 +470,12 @@ def test_a_long_probability_is_shown_short():
     cell = max(explorer.position.hidden, key=lambda c: len(fraction_text(exact(c))))
     assert len(fraction_text(exact(cell))) > 24
     text = explorer.probability_text(cell)
-    assert text.split(" (")[0] == f"{float(exact(cell)):.6g}", text
+    assert text.split(" (")[0] == f"≈{float(exact(cell)):.6g}", text
+
+
+def test_a_long_chance_near_1_is_not_rounded_to_a_certain_mine():
+    from msanalysis.explorer import _short_fraction
+
+    near = Fraction(10**30 - 7, 10**30 + 13)
+    assert _short_fraction(near) == "≈1 - 2e-29"
+    assert _short_fraction(Fraction(1, 3)) == "1/3"
