@@ -382,9 +382,10 @@ def repeated_bits(pattern: int, stride: int, times: int) -> int:
         if times & 1:
             result |= block << shift
             shift += stride * copies
-        block |= block << (stride * copies)
-        copies *= 2
         times >>= 1
+        if times:  # the block doubled only while more copies are wanted
+            block |= block << (stride * copies)
+            copies *= 2
     return result
 
 

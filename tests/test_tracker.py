@@ -335,7 +335,8 @@ def test_clicks_by_proof_never_show_a_mine_as_a_number():
             tracker.flag(cell)
         try:
             if seed % 2:
-                tracker.reveal_safe() if tracker.forced else None
+                _ = tracker.forced  # proves what reveal_safe reveals
+                tracker.reveal_safe()
             while tracker.status == "playing" and tracker.step(reveal=True):
                 pass
         except InconsistentPosition:

@@ -84,9 +84,9 @@ def test_an_analyser_is_a_function_that_returns_an_analysis():
     from msanalysis.play.judge import analyze_replay, record_autoplay
 
     replay = record_autoplay(9, 9, 10, seed=3, strategy="safest")
-    with pytest.raises(WrongType, match="analyser is a function of a position, got a int"):
+    with pytest.raises(WrongType, match="analyser is a function of a position, got 3"):
         analyze_replay(replay, analyser=3)
-    with pytest.raises(WrongType, match="the analyser returned a NoneType, not an analysis"):
+    with pytest.raises(WrongType, match="the analyser returned None, not an analysis"):
         analyze_replay(replay, analyser=lambda position: None)
     with pytest.raises(WrongType, match="quick_look is True or False, got 0"):
         analyze_replay(replay, quick_look=0)

@@ -94,6 +94,9 @@ class PlaySpec:
     def check(self) -> None:
         """Raise ValueError now, rather than in a worker, if games of this spec cannot be played.
 
+        For guess-free boards the size and the first click are checked here; a board logic
+        can win may still not be found (too many mines), which the run says when it plays.
+
         Examples
         --------
         >>> PlaySpec(9, 9, 81, strategy="paper").check()  # doctest: +ELLIPSIS
@@ -113,8 +116,10 @@ class PlaySpec:
         # the size, where finding a guess-free one took minutes on a large board, before a
         # run's time limit was set.
         rules = FirstClick.parse(self.rules)
-        generate(self.width, self.height, self.mines, first_click=self.first_click, seed=0,
-                 rules=FirstClick.SAFE_OPENING if rules is FirstClick.NO_GUESS else rules)
+        if rules is FirstClick.NO_GUESS and self.first_click is not None:
+            rules = FirstClick.SAFE_OPENING
+        generate(self.width, self.height, self.mines, rules=rules, first_click=self.first_click,
+                 seed=0)
 
     @property
     def variant(self) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import reprlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -434,7 +435,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     """
     check_type(replay, Replay, "analyze_replay", "load_replay(path) reads one")
     if analyser is not None and not callable(analyser):
-        raise WrongType(f"analyser is a function of a position, got a {type(analyser).__name__}")
+        raise WrongType(f"analyser is a function of a position, got {reprlib.repr(analyser)}")
     check_flag(quick_look, "quick_look")
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []
@@ -487,8 +488,8 @@ def _analysed(analyser: Callable[[Position], Any], position: Position) -> Any:
     missing = [name for name in ("forced_safe", "forced_mines", "exact_probability")
                if not hasattr(analysis, name)]
     if missing:
-        raise WrongType(f"the analyser returned a {type(analysis).__name__}, not an analysis "
-                        f"(it has no {missing[0]}; analyze(position) makes one)")
+        raise WrongType(f"the analyser returned {reprlib.repr(analysis)}, not an analysis (it has "
+                        f"no {missing[0]}; analyze(position) makes one)")
     return analysis
 
 
