@@ -788,8 +788,8 @@ def _game_at(replay: Replay, step: int) -> Game:
 
 
 def _short_fraction(value: Fraction) -> str:
-    """``value`` as a fraction when it is short, else about it to six digits (a chance near 1
-    as 1 less a little: rounded, it would read as a certain mine)."""
+    """``value`` as a fraction when it is short, else approximately: "≈" and six digits, or a
+    chance near 1 as 1 less a little (rounded, it would read as a certain mine)."""
     text = fraction_text(value)
     if len(text) <= 24:
         return text

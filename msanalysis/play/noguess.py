@@ -359,9 +359,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
         other = "--method adjust, " if method == "reject" else ""
         return TimeLimitReached(
             f"no board of {quantity(mines, 'mine')} on {width}x{height} that can be won without "
-            "a guess "
-            f"was found in the time limit ({quantity(tried, 'layout')} tried); try {other}fewer "
-            "mines or a longer --time-limit")
+            f"a guess was found in the time limit ({quantity(tried, 'layout')} tried); try "
+            f"{other}fewer mines or a longer --time-limit")
 
     def judged(board: Board, tried: int) -> NoGuessResult:
         """A board too large for bit boards, played by a tracker within the deadline."""
