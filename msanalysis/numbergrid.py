@@ -306,6 +306,7 @@ class NumberGrid:
     @classmethod
     def from_board(cls, board: Board, *, rule: str = "classic") -> NumberGrid:
         """The grid a layout shows when every cell is uncovered (mine cells included)."""
+        check_type(board, Board, "NumberGrid.from_board", "Board.from_text reads one")
         check_rule(rule)
         return cls(clue_counts(board.mask, rule), rule=rule)
 
@@ -339,6 +340,7 @@ class NumberGrid:
         msanalysis.errors.ParseError: line 1, column 17: the ID describes more than the 12 cells
         of a 4x3 grid
         """
+        check_type(game_id, str, "NumberGrid.from_tatham", "an ID such as '4x3:2a213a3222a1'")
         lines = lines_of(game_id) or [""]
         for number, raw in enumerate(lines, start=1):
             if raw.strip() and not raw.strip().startswith("#"):
@@ -413,6 +415,8 @@ class NumberGrid:
         >>> NumberGrid.from_text("11\\n11").with_unknown([(0, 0)]).to_text()
         '?1\\n11'
         """
+        if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
+            raise WrongType(f"with_unknown takes a list of cells, got {cells!r}")
         array = self._clues.copy()
         for cell in cells:
             array[as_cell(cell, *array.shape)] = UNKNOWN

@@ -23,6 +23,7 @@ from msanalysis.board import Board, as_int
 from msanalysis.errors import (
     InvalidInput,
     TimeLimitReached,
+    WrongType,
     as_real,
     check_type,
     deadline_after,
@@ -335,6 +336,10 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     grid; measured times are in ``benchmarks/puzzles.py``.
     """
     check_rule(rule)
+    if layout is not None:
+        check_type(layout, Board, "make_puzzle", "Board.from_text reads one")
+    if on_test is not None and not callable(on_test):
+        raise WrongType(f"on_test is a function of (done, total), got {on_test!r}")
     if grade is not None and as_int(grade, "grade") not in GRADES:
         raise InvalidInput(f"grade must be one of 1, 2, 3, got {grade!r}")
     if share is not None and not 0 <= as_real(share) <= 1:  # True is no share
@@ -449,6 +454,7 @@ def _draw_layout(width: int | None, height: int | None, density: float, rule: st
 
     if width is None or height is None:
         raise InvalidInput("give a layout, or both width and height")
+    width, height = as_int(width, "width"), as_int(height, "height")
     if width <= 0 or height <= 0:
         raise InvalidInput(f"a puzzle needs a positive size, got {width}x{height}")
     if width * height > MAX_CELLS:

@@ -26,6 +26,7 @@ from msanalysis.errors import (
     InvalidInput,
     NoLayout,
     TimeLimitReached,
+    check_flag,
     deadline_after,
     name_clues,
     time_is_up,
@@ -227,8 +228,11 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     grid = _as_grid(grid, rule)
     if engine not in ENGINES:
         raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
+    if limit is not None and (isinstance(limit, (bool, np.bool_))
+                              or not isinstance(limit, (int, np.integer)) or limit < 1):
         raise InvalidInput(f"limit must be a positive integer or None, got {limit!r}")
+    limit = None if limit is None else int(limit)
+    check_flag(propagate, "propagate")
     deadline = deadline_after(time_limit)
     found = _search(grid.clues, grid.rule, engine, limit, deadline, propagate)
     if isinstance(found, Unsatisfiable):

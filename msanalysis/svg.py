@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Board, Cell, as_cell, neighbour_counts
+from msanalysis.board import Board, Cell, as_cell, as_pair, neighbour_counts
 from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
@@ -34,8 +34,8 @@ from msanalysis.position import FLAG, HIDDEN, MINE, Position
 from msanalysis.puzzle import Puzzle
 from msanalysis.reconstruction import Reconstruction
 
-__all__ = ["DEFAULT_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "PALETTE", "SYMBOLS",
-           "Svg", "board", "cell_size", "probability_colour", "replay"]
+__all__ = ["DEFAULT_CELL_SIZE", "MAX_CELL_SIZE", "MAX_PICTURE_CELLS", "NUMBER_COLOURS", "PALETTE",
+           "SYMBOLS", "Svg", "board", "cell_size", "probability_colour", "replay"]
 
 
 class Svg(str):
@@ -56,6 +56,10 @@ class Svg(str):
 DEFAULT_CELL_SIZE = 26
 """Cell side in pixels when ``size`` is not given: an expert board (30x16) is about 800 px wide,
 and a three-character percentage still fits in a cell at a readable size."""
+
+MAX_CELL_SIZE = 10_000
+"""The largest cell, in pixels: a picture's size is written as a number, and a cell of 1e308
+pixels made its width overflow."""
 
 NUMBER_COLOURS = {1: "#0000ff", 2: "#008000", 3: "#ff0000", 4: "#000080",
                   5: "#800000", 6: "#008080", 7: "#000000", 8: "#808080"}
@@ -300,9 +304,7 @@ def _reconstruction_scene(reconstruction) -> _Scene:
 
 def _cell_of(item) -> Cell:
     """A cell from a ``(row, col)`` pair or from an object with a ``cell`` attribute."""
-    cell = getattr(item, "cell", item)
-    row, col = cell
-    return int(row), int(col)
+    return as_pair(getattr(item, "cell", item))
 
 
 def _explanation_parts(explanation, obj):
@@ -581,11 +583,12 @@ def cell_size(size: Any) -> float:
     >>> cell_size("10")
     Traceback (most recent call last):
     ...
-    msanalysis.errors.InvalidInput: size must be a positive number of pixels, got '10'
+    msanalysis.errors.InvalidInput: size is a positive number of pixels, at most 10,000, got '10'
     """
     cell = float(DEFAULT_CELL_SIZE) if size is None else as_real(size)
-    if not cell > 0 or math.isinf(cell):
-        raise InvalidInput(f"size must be a positive number of pixels, got {size!r}")
+    if not 0 < cell <= MAX_CELL_SIZE:  # a larger picture's width overflows a float
+        raise InvalidInput(f"size is a positive number of pixels, at most {MAX_CELL_SIZE:,}, "
+                           f"got {size!r}")
     return cell
 
 
@@ -659,6 +662,8 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     if probabilities is not None:
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
     cell = cell_size(size)
+    if isinstance(highlight, (str, bytes)) or not hasattr(highlight, "__iter__"):
+        raise WrongType(f"highlight is a list of cells, got {highlight!r}")
     marked = sorted({_cell_of(item) for item in highlight})
     explained = _explanation_parts(explanation, obj)
     for row, col in marked + ([explained[0]] + explained[2] if explained else []):

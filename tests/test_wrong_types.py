@@ -112,3 +112,54 @@ def test_a_sampler_takes_a_whole_number_for_its_limit():
 
     with pytest.raises(InvalidInput, match="limit must be a whole number"):
         LayoutSampler(build(_position()), limit="a")
+
+
+def _grid_calls():
+    import numpy as np
+
+    from msanalysis import svg
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.play.rollout import rollouts
+    from msanalysis.puzzle import make_puzzle
+    from msanalysis.reconstruction import reconstruct
+
+    grid = NumberGrid.from_text("???\n?9?\n???", rule="mosaic")
+    return [
+        (lambda: NumberGrid.from_tatham(None), "NumberGrid.from_tatham takes a str"),
+        (lambda: NumberGrid.from_board("*."), "NumberGrid.from_board takes a Board"),
+        (lambda: make_puzzle("*."), "make_puzzle takes a Board"),
+        (lambda: make_puzzle(width="3", height=3), "width must be a whole number"),
+        (lambda: make_puzzle(width=5, height=5, on_test=5), "on_test is a function"),
+        (lambda: NumberGrid([[0, 1]]).with_unknown(5), "with_unknown takes a list of cells"),
+        (lambda: svg.board(grid, highlight=(0, 0)), "a cell is a pair of whole numbers"),
+        (lambda: svg.board(grid, highlight=[(0.7, 0)]), "a cell is a pair of whole numbers"),
+        (lambda: svg.board(grid, highlight=None), "highlight is a list of cells"),
+        (lambda: svg.board(grid, size=1e308), "size is a positive number of pixels"),
+        (lambda: rollouts(_position(), [(0, 0)], 5, []), "strategy makes a strategy"),
+        (lambda: rollouts(_position(), [[0, 1.5]], lambda: None, []), "a cell is a pair"),
+        (lambda: reconstruct("1?", propagate="no"), "propagate is True or False"),
+        (lambda: reconstruct("1?", limit=np.int64(0)), "limit must be a positive integer"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(14))
+def test_grids_puzzles_pictures_and_rollouts_name_a_wrong_argument(index):
+    # Each was an AttributeError, TypeError, OverflowError or ValueError from inside.
+    from msanalysis.errors import InvalidInput
+
+    call, message = _grid_calls()[index]
+    with pytest.raises(InvalidInput, match=message):
+        call()
+
+
+def test_rollouts_take_cells_as_lists_and_a_limit_as_a_numpy_integer():
+    import numpy as np
+
+    from msanalysis.play.rollout import rollouts
+    from msanalysis.play.strategies import make_strategy
+    from msanalysis.reconstruction import reconstruct
+
+    won = rollouts(_position(), [[0, 0]], lambda: make_strategy("best", seed=0),
+                   [[[0, 1]]])
+    assert won.tolist() == [[True]]
+    assert reconstruct("1?", limit=np.int64(3)).count == reconstruct("1?", limit=3).count

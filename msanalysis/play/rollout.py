@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_count
+from msanalysis.board import Board, Cell, as_count, as_pair
 from msanalysis.constraints import build
 from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
 from msanalysis.game import Game
@@ -73,6 +73,10 @@ def rollouts(position: Position, candidates: Sequence[Cell], strategy: Callable[
     One game per candidate and layout, played to its end: about a game's time each.
     """
     check_type(position, Position, "rollouts", "Position.from_text reads one")
+    if not callable(strategy):
+        raise WrongType(f"strategy makes a strategy when called, got {strategy!r}")
+    candidates = [as_pair(cell) for cell in candidates]
+    layouts = [frozenset(map(as_pair, mines)) for mines in layouts]
     hidden = position.hidden
     for cell in candidates:
         if cell not in hidden:
