@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from msanalysis.board import Cell
+from msanalysis.errors import TimeLimitReached, time_is_up
 from msanalysis.numbergrid import UNKNOWN, clue_counts, counted_offsets, first_cell
 
 __all__ = ["PAD", "Padded", "Unsatisfiable", "settle", "split_components"]
@@ -53,7 +54,7 @@ class Padded:
 
 
 def settle(clues: np.ndarray, rule: str, grid: Padded, *, state: np.ndarray | None = None,
-           pairs: bool = True) -> np.ndarray | Unsatisfiable:
+           pairs: bool = True, deadline: float | None = None) -> np.ndarray | Unsatisfiable:
     """Apply the local rules until nothing changes: int8 state, -1 unknown, 0 safe, 1 mine.
 
     Two single-clue rules run on the whole grid at once: a clue whose mines are all known frees
@@ -61,6 +62,9 @@ def settle(clues: np.ndarray, rule: str, grid: Padded, *, state: np.ndarray | No
     the pair rule (:func:`_pair_rule`) looks at overlapping clues (unless ``pairs`` is False).
     Every step is a forced deduction, so no layout is lost; a contradiction means there is no
     layout at all. ``state`` gives cells already known (the puzzle grader starts from some).
+    Past ``deadline`` (a :func:`time.perf_counter` value) it stops with
+    :class:`~msanalysis.errors.TimeLimitReached` between passes (a pass over a grid of millions
+    of cells takes a second or two).
 
     Examples
     --------
@@ -80,6 +84,7 @@ def settle(clues: np.ndarray, rule: str, grid: Padded, *, state: np.ndarray | No
     known = clues != UNKNOWN
     clues16 = clues.astype(np.int16)
     while True:
+        _check_clock(deadline, "settled the grid by its clues")
         unknown = state == UNKNOWN
         need = clues16 - clue_counts(state == 1, rule)
         open_ = clue_counts(unknown, rule).astype(np.int16)
@@ -187,7 +192,13 @@ def _pair_rule(flat: np.ndarray, grid: Padded) -> bool | Unsatisfiable | None:
     return True
 
 
-def split_components(flat: np.ndarray, grid: Padded) -> tuple[list, np.ndarray]:
+def _check_clock(deadline: float | None, doing: str) -> None:
+    if time_is_up(deadline):
+        raise TimeLimitReached(f"the time limit ran out while local rules {doing}")
+
+
+def split_components(flat: np.ndarray, grid: Padded,
+                     deadline: float | None = None) -> tuple[list, np.ndarray]:
     """Split the unknown cells into groups linked by shared clues.
 
     Returns (components, free): each component is (cells, constraints, a clue cell), with cells
@@ -196,6 +207,7 @@ def split_components(flat: np.ndarray, grid: Padded) -> tuple[list, np.ndarray]:
 
     Labels spread by min-label propagation with pointer jumping, all in numpy, so a million
     cells stay out of Python loops; only the (small) leftover goes through per-clue Python.
+    Past ``deadline`` it stops with :class:`~msanalysis.errors.TimeLimitReached` between rounds.
 
     Examples
     --------
@@ -222,6 +234,7 @@ def split_components(flat: np.ndarray, grid: Padded) -> tuple[list, np.ndarray]:
     members = around[unknown]
     per_clue = unknown.sum(axis=1)
     while True:
+        _check_clock(deadline, "split the grid into parts")
         lowest = np.where(unknown, label[around], _BIG).min(axis=1)
         before = label[covered].copy()
         np.minimum.at(label, members, np.repeat(lowest, per_clue))

@@ -227,21 +227,22 @@ def grade(grid: NumberGrid, *, unique: bool | None = None,
     :func:`~msanalysis.reconstruction.reconstruct`, exponential in the worst case.
     """
     check_type(grid, NumberGrid, "grade", "NumberGrid.from_text reads one")
-    local = _local_grade(grid)
+    deadline = deadline_after(time_limit)
+    local = _local_grade(grid, deadline)
     if local is not None:
         return local if local > 0 else None
     if unique is None:
-        unique = reconstruct(grid, time_limit=time_limit).unique
+        unique = reconstruct(grid, time_limit=seconds_left(deadline)).unique
     return 3 if unique else None
 
 
-def _local_grade(grid: NumberGrid) -> int | None:
+def _local_grade(grid: NumberGrid, deadline: float | None = None) -> int | None:
     """1 or 2 when single clues, or pairs of clues, settle every cell; 0 when they find that no
     layout fits; None when they leave cells open."""
     clues = grid.clues
     padded = Padded(clues, grid.rule)
     for level, pairs in ((1, False), (2, True)):
-        state = settle(clues, grid.rule, padded, pairs=pairs)
+        state = settle(clues, grid.rule, padded, pairs=pairs, deadline=deadline)
         if isinstance(state, Unsatisfiable):
             return 0
         if not (state == UNKNOWN).any():

@@ -279,14 +279,14 @@ def _search(clues: np.ndarray, rule: str, engine: str, limit: int | None, deadli
     grid = Padded(clues, rule)
     state = np.full(clues.shape, UNKNOWN, dtype=np.int8)
     if propagate:
-        settled = settle(clues, rule, grid)
+        settled = settle(clues, rule, grid, deadline=deadline)
         if isinstance(settled, Unsatisfiable):
             return settled
         state = settled
     else:
         state = state.copy()
     flat = grid.pad(state)
-    components, free = split_components(flat, grid)
+    components, free = split_components(flat, grid, deadline)
     solve = _solve_sat if engine == "sat" else _solve_cpsat
     count = 2 ** len(free)  # nothing constrains a free cell: both values work
     parts = []  # [cells, constraints, solutions, exhausted] per component

@@ -462,3 +462,20 @@ def test_a_boolean_is_not_a_clue():
         reconstruct([[True, 1, 1]])
     with pytest.raises(WrongType, match="got booleans"):
         reconstruct(np.array([[True, False]]))
+
+
+def test_the_local_rules_look_at_the_clock():
+    # They ran to the end whatever the time limit: 27 s on a 2000x2000 grid given 1 s.
+    from msanalysis.errors import TimeLimitReached
+    from msanalysis.gridlogic import Padded, settle, split_components
+    from msanalysis.puzzle import grade
+
+    clues = np.array([[1, -1, -1, 1]])
+    with pytest.raises(TimeLimitReached, match="while local rules settled the grid"):
+        settle(clues, "mosaic", Padded(clues, "mosaic"), deadline=0.0)
+    grid = Padded(clues, "mosaic")
+    with pytest.raises(TimeLimitReached, match="while local rules split the grid"):
+        split_components(grid.pad(np.full(clues.shape, -1, dtype=np.int8)), grid, 0.0)
+    for call in (lambda g: reconstruct(g, time_limit=1e-9), lambda g: grade(g, time_limit=1e-9)):
+        with pytest.raises(TimeLimitReached, match="while local rules"):
+            call(NumberGrid(clues, rule="mosaic"))
