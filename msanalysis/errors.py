@@ -31,6 +31,7 @@ __all__ = [
     "as_real",
     "as_time_limit",
     "check_flag",
+    "check_list",
     "check_time_for",
     "check_type",
     "deadline_after",
@@ -226,6 +227,23 @@ def check_flag(value: object, name: str) -> None:
     """
     if not isinstance(value, (bool, np.bool_)):
         raise WrongType(f"{name} is True or False, got {value!r}")
+
+
+def check_list(value: object, what: str) -> None:
+    """Raise :class:`WrongType` "``what``, got ..." unless ``value`` can be gone through as a
+    list of items: a string or bytes, which Python would go through character by character, is
+    refused too.
+
+    Examples
+    --------
+    >>> check_list([(0, 1)], "highlight is a list of cells")
+    >>> check_list(5, "highlight is a list of cells")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: highlight is a list of cells, got 5
+    """
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise WrongType(f"{what}, got {value!r}")
 
 
 def source_name(path: object) -> str:

@@ -26,7 +26,7 @@ from msanalysis.board import (
     neighbour_counts,
     oversized,
 )
-from msanalysis.errors import InvalidInput, ParseError, WrongType, check_type, quantity
+from msanalysis.errors import InvalidInput, ParseError, WrongType, check_list, check_type, quantity
 from msanalysis.files import lines_of, read_text
 
 __all__ = ["RULES", "UNKNOWN", "NumberGrid", "puzzle_header", "read_with_header"]
@@ -410,8 +410,7 @@ class NumberGrid:
         >>> NumberGrid.from_text("11\\n11").with_unknown([(0, 0)]).to_text()
         '?1\\n11'
         """
-        if isinstance(cells, (str, bytes)) or not hasattr(cells, "__iter__"):
-            raise WrongType(f"with_unknown takes a list of cells, got {cells!r}")
+        check_list(cells, "with_unknown takes a list of cells")
         array = self._clues.copy()
         for cell in cells:
             array[as_cell(cell, *array.shape)] = UNKNOWN

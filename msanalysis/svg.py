@@ -27,7 +27,7 @@ import numpy as np
 
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, as_cell, as_pair, neighbour_counts
-from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
+from msanalysis.errors import InvalidInput, WrongType, as_real, check_list, check_type
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -662,8 +662,7 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     if probabilities is not None:
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
     cell = cell_size(size)
-    if isinstance(highlight, (str, bytes)) or not hasattr(highlight, "__iter__"):
-        raise WrongType(f"highlight is a list of cells, got {highlight!r}")
+    check_list(highlight, "highlight is a list of cells")
     marked = sorted({_cell_of(item) for item in highlight})
     explained = _explanation_parts(explanation, obj)
     for row, col in marked + ([explained[0]] + explained[2] if explained else []):

@@ -45,8 +45,8 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
-    WrongType,
     check_flag,
+    check_list,
     check_time_for,
     check_type,
     deadline_after,
@@ -278,9 +278,7 @@ class Tracker:
         '..*\\n...'
         """
         width, height = check_size(width, height)
-        if isinstance(mines, (str, bytes)) or not hasattr(mines, "__iter__"):
-            raise WrongType(f"Tracker.dealt takes the mines' cell numbers (a list of ints), got "
-                            f"{mines!r}")
+        check_list(mines, "Tracker.dealt takes the mines' cell numbers (a list of ints)")
         mines = [as_int(k, "a mine's cell number") for k in mines]
         outside = [k for k in mines if not 0 <= k < height * width]
         if outside:
@@ -1289,8 +1287,7 @@ class Tracker:
             help may be false).
         """
         check_type(rng, random.Random, "Tracker.perturb", "random.Random(seed) makes one")
-        if isinstance(protected, (str, bytes)) or not hasattr(protected, "__iter__"):
-            raise WrongType(f"protected is a list of cells, got {protected!r}")
+        check_list(protected, "protected is a list of cells")
         if self._game is not None:
             raise IllegalMove("a tracker that follows a game cannot move its mines")
         self._require_layout()
