@@ -41,9 +41,10 @@ UNKNOWN = -1
 _TATHAM_START = re.compile(r"[0-9]+x[0-9]+")  # ASCII digits, as in a position's header
 
 _HEADER_START = "# msanalysis puzzle:"
+# ASCII digits only ([0-9], not \d): int() would read other scripts' digits the grids refuse.
 _HEADER = re.compile(r"# msanalysis puzzle: (?P<rule>classic|mosaic) "
-                     r"(?P<width>\d+)x(?P<height>\d+), \d+ of \d+ clues, grade \d"
-                     r"(?:, seed (?P<seed>\d+))?$")
+                     r"(?P<width>[0-9]+)x(?P<height>[0-9]+), [0-9]+ of [0-9]+ clues, "
+                     r"grade [0-9](?:, seed (?P<seed>[0-9]+))?$")
 
 
 def puzzle_header(text: str) -> tuple[int, re.Match[str]] | None:

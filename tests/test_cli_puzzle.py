@@ -76,6 +76,9 @@ def test_make_writes_files_and_the_rule_comes_back(tmp_path):
      "line 1: not a puzzle header: expected '# msanalysis puzzle: RULE WxH"),
     ("# msanalysis puzzle: classic 5x5, 1 of 4 clues, grade 3, seed 3",
      "line 1: the header says 5x5, but the grid below it is 2x2"),
+    # Full-width digits, which the grid readers refuse, were read as a size and a seed.
+    ("# msanalysis puzzle: classic \uff12x\uff12, 4 of 4 clues, grade 1, seed \uff13",
+     "line 1: not a puzzle header: expected '# msanalysis puzzle: RULE WxH"),
 ])
 def test_a_header_that_does_not_fit_its_grid_is_refused(tmp_path, header, fragment):
     path = tmp_path / "puzzle.txt"
