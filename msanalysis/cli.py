@@ -22,7 +22,7 @@ from contextlib import contextmanager, suppress
 from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, Optional
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, Optional
 
 import typer
 from typer.core import TyperGroup
@@ -47,6 +47,9 @@ from msanalysis.files import REPLAY_SUFFIXES, read_bytes, write_file
 from msanalysis.formats import read_any
 from msanalysis.rules import FirstClick, board_size, default_first_click
 from msanalysis.sat import Explanation
+
+if TYPE_CHECKING:  # imported where used, as every command's modules are: start-up stays quick
+    from msanalysis.numbergrid import NumberGrid
 
 EXIT_NO_ANSWER = 1
 """Exit status when the input has no answer: no layout fits, an inconsistent position."""
@@ -428,6 +431,36 @@ def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
              "layout ('*' mines, '.' safe cells, or MBF); 'analyze' reads positions")
 
 
+def load_grid(path: Path, rule: GridRule | None, default: str) -> NumberGrid:
+    """The number grid in ``path``; when the file is not one but reads as a board, a position
+    or a replay, the grid's error (which names the line and column) says so and which command
+    reads it."""
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.position import Position
+
+    try:
+        return NumberGrid.load(path, rule=None if rule is None else rule.value, default=default)
+    except ParseError as not_a_grid:
+        if str(path) == "-":
+            raise  # standard input is read: there is nothing left to look at again
+        what = None
+        if path.suffix.lower() in REPLAY_SUFFIXES:
+            what = "is a replay by its name, which 'msanalysis replay' reads"
+        else:
+            with suppress(MsanalysisError):
+                Board.load(path)
+                what = "reads as a board (a mine layout), which 'show' and 'metrics' read"
+            if what is None:
+                with suppress(MsanalysisError):
+                    Position.load(path)
+                    what = "reads as a position (what a player sees), which 'analyze' reads"
+        if what is None:
+            raise
+        raise ParseError(f"{not_a_grid.reason}; the file {what}",
+                         line=not_a_grid.line, column=not_a_grid.column,
+                         source=str(path)) from None
+
+
 def _board_metrics(board: Board) -> dict[str, int]:
     return {"width": board.width, "height": board.height, "mines": board.mine_count,
             "openings": board.openings, "islands": board.islands, "bbbv": board.bbbv}
@@ -756,7 +789,6 @@ def reconstruct_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Find the mine layouts that produce a grid of numbers, and whether there is only one."""
-    from msanalysis.numbergrid import NumberGrid
     from msanalysis.reconstruction import reconstruct
 
     if all_layouts and limit is not None:
@@ -765,7 +797,7 @@ def reconstruct_command(
         fail(f"--limit must be at least 1 and at most {sys.maxsize}, got {limit}")
     check_time_limit(time_limit)
     with user_errors():
-        grid = NumberGrid.load(file, rule=None if rule is None else rule.value)
+        grid = load_grid(file, rule, "classic")
         result = reconstruct(grid, engine=engine.value, time_limit=time_limit,
                              limit=None if all_layouts else (limit or 2))
     no_layout = result.no_layout
@@ -1433,14 +1465,13 @@ def puzzle_solve(
         "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Solve a puzzle and print its picture (reconstruct, drawn as a filled picture)."""
-    from msanalysis.numbergrid import NumberGrid
     from msanalysis.puzzle import Puzzle
     from msanalysis.puzzle import grade as grade_of
     from msanalysis.reconstruction import reconstruct
 
     check_time_limit(time_limit)
     with user_errors():
-        grid = NumberGrid.load(file, rule=None if rule is None else rule.value, default="mosaic")
+        grid = load_grid(file, rule, "mosaic")
         result = reconstruct(grid, time_limit=time_limit)
         level = grade_of(grid, unique=True) if result.unique else None
     no_layout = result.no_layout

@@ -101,6 +101,31 @@ def test_unusable_input_exits_2(args, stdin, words):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("name, text, said", [
+    ("board.txt", "# 3x2, 1 mine, rules safe-cell, first click 0,0, seed 1\n..*\n...\n",
+     "line 2, column 1: unknown character '.' in a number grid (expected a digit or '?'); "
+     "the file reads as a board (a mine layout), which 'show' and 'metrics' read"),
+    ("position.txt", "mines: 1\n1?\n11\n",
+     "line 1, column 1: unknown character 'm' in a number grid (expected a digit or '?'); "
+     "the file reads as a position (what a player sees), which 'analyze' reads"),
+    # Its header WxHxM read as a Tatham ID's start: that error alone named no format.
+    ("position.mine", "2x2x1\n1H\n11\n",
+     "line 2, column 1: text after the Tatham Mosaic ID (one ID per file); "
+     "the file reads as a position (what a player sees), which 'analyze' reads"),
+    ("game.avf", "\x00\x01", "the file is a replay by its name, which 'msanalysis replay' "
+     "reads"),
+    ("typo.txt", "1x\n11\n", "line 1, column 2: unknown character 'x' in a number grid "
+     "(expected a digit or '?')\n"),  # neither: the grid's error alone
+])
+@pytest.mark.parametrize("command", [["reconstruct"], ["puzzle", "solve"]])
+def test_a_file_of_another_kind_is_named(tmp_path, command, name, text, said):
+    path = tmp_path / name
+    path.write_text(text)
+    result = runner.invoke(app, [*command, str(path)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stderr.startswith(f"error: {path}") and said in result.stderr, result.stderr
+
+
 def test_bad_choice_is_a_usage_error():
     result = run("-", "--rule", "hex", stdin="0\n")
     assert result.exit_code == 2
