@@ -42,6 +42,9 @@ def read(kind: str, path: str) -> dict:
                    "evf": ms_toollib.EvfVideo, "mvf": ms_toollib.MvfVideo}[kind]
     video = video_class(path)
     video.parse()
+    # What the file's header says (analyse() then sets it from the events it read): a won game
+    # whose events are cut short by a damaged byte still says it was won.
+    completed = bool(video.is_completed)
     video.analyse()
     rows, columns = int(video.row), int(video.column)
     layout = [list(row) for row in video.board]
@@ -71,7 +74,7 @@ def read(kind: str, path: str) -> dict:
         "software": str(video.software), "player": str(video.player_identifier),
         "start_time": int(video.start_time), "seconds": float(video.rtime),
         "mode": int(video.mode), "level": int(video.level), "pixels": pixels,
-        "completed": bool(video.is_completed), "events": events, "final": current,
+        "completed": completed, "events": events, "final": current,
     }
 
 

@@ -678,11 +678,18 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
         replay = Replay(board, tuple(actions), player=player, program=program, date=date,
                         seconds=float(seconds) if math.isfinite(seconds) and seconds > 0
                         else None, source=source)
+        status = "not begun"
         for (index, action, game, _), recorded in zip(replay.steps(), boards):
             mismatch = _mismatch(game, recorded)
             if mismatch is not None:
                 raise fail(f"the layout contradicts the recorded clicks: after action {index} "
                            f"({action.kind} at {action.cell}, {action.time:g} s) {mismatch}")
+            status = str(game.status)
+        if data["completed"] and status != "won":
+            # ms-toollib stops at a byte that reads as the end of the events and drops the rest
+            # unseen: a won game cut short would be judged as unfinished or lost.
+            raise fail(f"the file says the game was won, but it is {status} after its "
+                       f"{quantity(len(actions), 'action')}: the file is truncated or damaged")
         return dataclasses.replace(replay, rules=_toollib_rules(data["mode"]))
     except ReplayError:
         raise

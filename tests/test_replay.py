@@ -515,6 +515,38 @@ def test_a_toollib_layout_that_contradicts_the_clicks():
         _from_toollib(data, "rmv", str(path))
 
 
+def test_a_won_game_cut_short_is_refused(tmp_path):
+    import subprocess
+    import sys
+
+    from msanalysis import replay as module
+    from msanalysis.replay import _from_toollib
+
+    path = Path(module.__file__).parent.parent / "puzzles" / "replays" / \
+        "zhang-shen-jia-expert-3bv122.mvf"
+    script = Path(module.__file__).with_name("_toollib.py")
+    data = json.loads(subprocess.run([sys.executable, "-P", str(script), "mvf", str(path)],
+                                     capture_output=True, check=True).stdout)
+    assert data["completed"] and _from_toollib(data, "mvf", str(path)).play().status == "won"
+    # A byte that reads as the end of the events: ms-toollib drops the rest and says nothing.
+    data["events"] = data["events"][:-3]
+    with pytest.raises(ReplayError, match=r"the file says the game was won, but it is playing "
+                                          r"after its 145 actions: the file is truncated or "
+                                          r"damaged"):
+        _from_toollib(data, "mvf", str(path))
+
+
+@needs_shared
+def test_a_won_evf_whose_events_end_early_is_refused(tmp_path):
+    # Found by fuzzing: one byte set to 0xff ended the events, and the won game of 4 clicks was
+    # judged as a game of 2 still being played.
+    path = SHARED / "b_5_3.796_3BV=3_3BVs=0.790_\u738b\u5609\u5b81(\u51433.1.9_v3).evf"
+    cut = tmp_path / "cut.evf"
+    cut.write_bytes(path.read_bytes()[:1006] + b"\xff")
+    assert "the file says the game was won, but it is playing after its 2 actions" in \
+        str(_error(cut))
+
+
 def test_missing_ms_toollib_names_the_extra(tmp_path, monkeypatch):
     import importlib.util
 
