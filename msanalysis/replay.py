@@ -22,7 +22,8 @@ Our format, one JSON object a line (UTF-8):
   "player": N, "date": ISO-8601, "seconds": S, "result": "won" | "lost" | "playing"}``;
   ``layout`` has a row of ``*`` (mine) and ``.`` per board row; ``rules`` is the first-click
   rule (see :mod:`msanalysis.rules`) or null; ``player``, ``date`` and ``seconds`` may be null;
-  ``first_click`` and ``result`` are checked against the play-back when present; in the
+  ``first_click`` and ``result`` are checked against the play-back when present; a field the
+  format does not name is an error (a misspelt one would go unread), in an action too; in the
   ``player`` and ``program`` read (from any format), a character that is not printable (a line
   break, a control code, a lone surrogate) becomes its escape, such as ``\\n``;
 - then one line per action: ``{"time": T, "action": "reveal" | "flag" | "unflag" | "chord",
@@ -417,6 +418,13 @@ def _is_cell(value: object) -> TypeGuard[list[int]]:
             and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
 
 
+_HEADER_FIELDS = ("format", "version", "width", "height", "mines", "layout", "rules",
+                  "first_click", "program", "player", "date", "seconds", "result")
+"""The fields of our format's header line, as :func:`save_replay` writes them."""
+_ACTION_FIELDS = ("time", "action", "cell")
+"""The fields of an action's line."""
+
+
 def _read_ours(data: bytes, source: str) -> Replay:
     def fail(message: str, line: int | None = None) -> ReplayError:
         return ReplayError(message, line=line, source=source)
@@ -460,6 +468,13 @@ def _read_ours(data: bytes, source: str) -> Replay:
         raise fail(f"unknown version {version!r} of the replay format (this msanalysis reads "
                    f"version {FORMAT_VERSION})", header_line)
 
+    # A misspelt field would be read as absent, and the check it asks for (of the result, of
+    # the first click) left out: every field is one the format names.
+    unknown = [name for name in header if name not in _HEADER_FIELDS]
+    if unknown:
+        raise fail(f"unknown header field {unknown[0]!r} (version {FORMAT_VERSION} has "
+                   f"{', '.join(_HEADER_FIELDS)})", header_line)
+
     def field_of(name: str, kind: type | tuple[type, ...], *, optional: bool = False) -> Any:
         value = header.get(name)
         if value is None and optional:
@@ -471,7 +486,9 @@ def _read_ours(data: bytes, source: str) -> Replay:
 
     width, height, mines = (field_of(n, int) for n in ("width", "height", "mines"))
     layout = field_of("layout", list)
-    if not all(isinstance(row, str) for row in layout):
+    # Rows of '*' and '.' only: the text reader's comments, spaces and line breaks are no part of
+    # a row here.
+    if not all(isinstance(row, str) and row and not row.strip("*.") for row in layout):
         raise fail("header field 'layout' must be a list of rows of '*' and '.'", header_line)
     try:
         board = Board.from_text("\n".join(layout))
@@ -498,6 +515,10 @@ def _read_ours(data: bytes, source: str) -> Replay:
     actions = []
     previous = 0.0  # the time of the action before, which the next may not precede
     for number, record in records[1:]:
+        unknown = [name for name in record if name not in _ACTION_FIELDS]
+        if unknown:
+            raise fail(f"unknown field {unknown[0]!r} in an action (an action has "
+                       f"{', '.join(_ACTION_FIELDS)})", number)
         cell, kind, moment = record.get("cell"), record.get("action"), record.get("time")
         if not _is_cell(cell):
             raise fail("an action needs \"cell\": [row, col]", number)

@@ -240,6 +240,33 @@ def test_our_format_unknown_version(tmp_path):
         assert f"unknown version {shown}" in _error(path).reason
 
 
+def test_our_format_refuses_fields_it_does_not_name(tmp_path):
+    # A misspelt field was dropped unseen, and with "Result" the check of the result it asks for.
+    path, lines = _ours(tmp_path)
+    header = json.loads(lines[0])
+    header["Result"] = header.pop("result")
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    error = _error(path)
+    assert error.line == 1 and error.reason.startswith(
+        "unknown header field 'Result' (version 1 has format, version, width, height, mines, ")
+    action = json.loads(lines[1])
+    action["Cell"] = action["cell"]
+    path.write_text("\n".join([lines[0], json.dumps(action), *lines[2:]]) + "\n")
+    error = _error(path)
+    assert (error.line, error.reason) == (
+        2, "unknown field 'Cell' in an action (an action has time, action, cell)")
+
+
+@pytest.mark.parametrize("row", ["# a comment", " ..*.....", "..*......\n.........", ""])
+def test_our_format_layout_rows_are_stars_and_dots(tmp_path, row):
+    # The text reader takes comments, spaces and line breaks; a replay's rows are plain rows.
+    path, lines = _ours(tmp_path)
+    header = json.loads(lines[0])
+    header["layout"] = [*header["layout"][:-1], row]
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    assert _error(path).reason == "header field 'layout' must be a list of rows of '*' and '.'"
+
+
 def test_our_format_not_a_replay(tmp_path):
     path = tmp_path / "other.jsonl"
     path.write_text('{"hello": "world"}\n')
