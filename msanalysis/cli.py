@@ -51,6 +51,8 @@ from msanalysis.sat import Explanation
 if TYPE_CHECKING:  # imported where used, as every command's modules are: start-up stays quick
     from msanalysis.numbergrid import NumberGrid
 
+OUT_OF_MEMORY = "ran out of memory: the input is too large for this machine"
+
 EXIT_NO_ANSWER = 1
 """Exit status when the input has no answer: no layout fits, an inconsistent position."""
 EXIT_BAD_INPUT = 2
@@ -90,7 +92,7 @@ class _OneLineErrors(TyperGroup):
             _stop_writing()
             raise typer.Exit(EXIT_BROKEN_PIPE) from None
         except MemoryError:
-            fail("ran out of memory: the input is too large for this machine", EXIT_GAVE_UP)
+            fail(OUT_OF_MEMORY, EXIT_GAVE_UP)
         except OSError as error:
             if error.filename is not None:
                 fail(f"{error.filename}: {error.strerror}")
@@ -1182,9 +1184,11 @@ def _replay_report(file: str, stem: str, positions: str | None = None,
                 "code": EXIT_BAD_INPUT}
     except ModuleNotFoundError as error:
         return {"file": file, "error": str(error), "code": EXIT_BAD_INPUT}
-    except (ValueError, OSError, AnalysisTooHard) as error:
-        message = str(error)
-        code = EXIT_GAVE_UP if isinstance(error, AnalysisTooHard) else EXIT_BAD_INPUT
+    except (ValueError, OSError, AnalysisTooHard, MemoryError) as error:
+        # Out of memory, this replay is given up and the others are judged (its objects go).
+        message = OUT_OF_MEMORY if isinstance(error, MemoryError) else str(error)
+        code = EXIT_GAVE_UP if isinstance(error, (AnalysisTooHard, MemoryError)) \
+            else EXIT_BAD_INPUT
         shown = source_name(file)  # as the library's errors name standard input
         return {"file": file, "error": message if shown in message else f"{shown}: {message}",
                 "code": code}

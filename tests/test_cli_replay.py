@@ -196,6 +196,26 @@ def test_a_replay_that_runs_out_of_time_exits_3(tmp_path, monkeypatch):
     assert runner.invoke(app, ["replay", str(good), "--time-limit", "0"]).exit_code == 2
 
 
+def test_a_replay_too_large_for_memory_is_named_and_the_others_judged(tmp_path, monkeypatch):
+    import msanalysis.replay as module
+
+    big, good = _games(tmp_path, seeds=(5, 6))
+    real = module.load_replay
+
+    def load(path, **options):
+        if Path(path) == big:
+            raise MemoryError  # as a replay of a 10,000,000-cell board may on a small machine
+        return real(path, **options)
+
+    monkeypatch.setattr(module, "load_replay", load)
+    result = runner.invoke(app, ["replay", str(big), str(good), "--json"])
+    # One line naming the file (the whole run ended with a line naming none), then the next.
+    assert result.exit_code == 3
+    assert result.stderr == (f"error: {big}: ran out of memory: the input is too large for "
+                             "this machine\n")
+    assert json.loads(result.stdout)["file"] == str(good)
+
+
 def test_bad_jobs():
     result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs takes 1 to 64" in result.stderr
