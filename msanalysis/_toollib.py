@@ -34,6 +34,11 @@ def _limit_memory() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (_MEMORY_LIMIT, _MEMORY_LIMIT))
 
 
+MOST_CELL_EVENTS = 100_000_000
+"""The most button events (presses and releases) times cells read: a few seconds and half a
+gigabyte (an expert game has some 500 x 480; 7,000 on a 255x255 board took 14 s and 1.9 GB)."""
+
+
 def read(kind: str, path: str) -> dict:
     """Parse ``path`` as ``kind`` (avf, rmv, evf, mvf) and return what the parent needs."""
     import ms_toollib
@@ -45,8 +50,15 @@ def read(kind: str, path: str) -> dict:
     # What the file's header says (analyse() then sets it from the events it read): a won game
     # whose events are cut short by a damaged byte still says it was won.
     completed = bool(video.is_completed)
-    video.analyse()
     rows, columns = int(video.row), int(video.column)
+    # ms-toollib's analysis keeps a board per button event (not per mouse move), and each is
+    # compared here cell by cell: known before the analysis, which would fill the memory first.
+    buttons = sum(1 for e in video.events
+                  if not e.event.is_mouse() or str(e.event.unwrap_mouse().mouse) != "mv")
+    if buttons * rows * columns > MOST_CELL_EVENTS:
+        return {"too_large": f"{buttons} button events on a {columns}x{rows} board, more than "
+                f"{MOST_CELL_EVENTS:,} cells to compare"}
+    video.analyse()
     layout = [list(row) for row in video.board]
     pixels = int(video.pix_size) or 16
     current = [[_COVERED] * columns for _ in range(rows)]

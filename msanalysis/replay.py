@@ -52,6 +52,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_pair
 from msanalysis.errors import (
+    AnalysisTooHard,
     InvalidInput,
     ParseError,
     WrongType,
@@ -59,6 +60,7 @@ from msanalysis.errors import (
     check_type,
     printable,
     quantity,
+    source_name,
 )
 from msanalysis.files import REPLAY_SUFFIXES, check_path, read_bytes, write_file
 from msanalysis.game import Game
@@ -615,6 +617,9 @@ def _read_toollib(data: bytes, kind: str, source: str) -> Replay:
     except json.JSONDecodeError:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib's answer is not JSON",
                           source=source) from None
+    if "too_large" in answer:
+        raise AnalysisTooHard(f"{source_name(source)}: too large to read: "
+                              f"{answer['too_large']}")
     if "error" in answer:
         raise ReplayError(f"not a readable .{kind} replay: ms-toollib says "
                           f"{printable(str(answer['error']))}", source=source)
@@ -653,7 +658,10 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
     pixels = data["pixels"]
     states = np.full((rows, columns), 10, dtype=np.int64)  # ms-toollib's game board, covered
     actions: list[Action] = []
-    boards: list[np.ndarray] = []  # ms-toollib's board after each of our actions
+    # ms-toollib's changes to its board at each of our actions (not the boards themselves: a
+    # board per action of a large one would fill the memory).
+    changes: list[list[list[int]]] = []
+    skipped: list[list[int]] = []  # the changes of events that are no action of ours
     for event in data["events"]:
         row, col = event["y"] // pixels, event["x"] // pixels
         moment = event["time"]
@@ -672,6 +680,7 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
             elif before == 11 and after in (10, 12):
                 kind_of = ActionKind.UNFLAG
             elif before in (10, 12) and after in (10, 12):
+                skipped += event["changes"]
                 continue  # a question mark put on or taken off: a covered cell either way
             else:
                 raise fail(f"a right click at {moment} s on ({row}, {col}) changes it from "
@@ -681,7 +690,8 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
         else:
             raise fail(f"an event at {moment} s has an unknown kind ({level})")
         actions.append(Action(kind_of, (row, col), moment))
-        boards.append(states.copy())
+        changes.append(skipped + event["changes"])
+        skipped = []
     player = printable(data["player"].strip()) or None
     start = data["start_time"]
     try:
@@ -700,7 +710,10 @@ def _from_toollib(data: dict, kind: str, source: str) -> Replay:
                         seconds=float(seconds) if math.isfinite(seconds) and seconds > 0
                         else None, source=source)
         status = "not begun"
-        for (index, action, game, _), recorded in zip(replay.steps(), boards):
+        recorded = np.full((rows, columns), 10, dtype=np.int64)
+        for (index, action, game, _), changed in zip(replay.steps(), changes):
+            for r, c, value in changed:
+                recorded[r, c] = value
             mismatch = _mismatch(game, recorded)
             if mismatch is not None:
                 raise fail(f"the layout contradicts the recorded clicks: after action {index} "

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import time
 from pathlib import Path
 
@@ -561,6 +562,30 @@ def test_a_won_game_cut_short_is_refused(tmp_path):
                                           r"after its 145 actions: the file is truncated or "
                                           r"damaged"):
         _from_toollib(data, "mvf", str(path))
+
+
+def test_a_replay_too_large_to_read_is_a_limit(tmp_path, monkeypatch):
+    import subprocess
+
+    from msanalysis import _toollib
+    from msanalysis import replay as module
+    from msanalysis.errors import AnalysisTooHard
+
+    # Found by fuzzing: a 64 KB .evf of 3,500 flag toggles on a 255x255 board took 14 s and
+    # 1.9 GB, every button event's board compared cell by cell; now counted before the work.
+    path = Path(module.__file__).parent.parent / "puzzles" / "replays" / \
+        "zhang-shen-jia-expert-3bv122.mvf"
+    monkeypatch.setattr(_toollib, "MOST_CELL_EVENTS", 528 * 480 - 1)  # its buttons times cells
+    assert _toollib.read("mvf", str(path)) == {
+        "too_large": "528 button events on a 30x16 board, more than 253,439 cells to compare"}
+    monkeypatch.setattr(_toollib, "MOST_CELL_EVENTS", 528 * 480)
+    assert "events" in _toollib.read("mvf", str(path))
+    answer = '{"too_large": "528 button events on a 30x16 board, more than 1 cells to compare"}'
+    monkeypatch.setattr(module.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(
+        a, 0, stdout=answer.encode(), stderr=b""))
+    with pytest.raises(AnalysisTooHard, match=rf"^{re.escape(str(path))}: too large to read: "
+                                              r"528 button events on a 30x16 board"):
+        load_replay(path)
 
 
 @needs_shared
