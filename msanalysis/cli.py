@@ -423,8 +423,11 @@ def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
     try:
         return Board.load(path) if data is None else Board.from_file_bytes(data, path)
     except ParseError as not_a_board:
-        if path.suffix.lower() in (".mbf", *REPLAY_SUFFIXES):
-            raise  # binary by its name, or a replay: its own error says what is wrong with it
+        if path.suffix.lower() in (".mbf", *REPLAY_SUFFIXES) or str(path) == "-" \
+                or not path.is_file():
+            # Binary by its name, or a replay: its own error says what is wrong with it. A pipe
+            # or standard input is read: a second open of a pipe would wait for a writer.
+            raise
         try:
             Position.load(path)
         except MsanalysisError:
@@ -443,8 +446,8 @@ def load_grid(path: Path, rule: GridRule | None, default: str) -> NumberGrid:
     try:
         return NumberGrid.load(path, rule=None if rule is None else rule.value, default=default)
     except ParseError as not_a_grid:
-        if str(path) == "-":
-            raise  # standard input is read: there is nothing left to look at again
+        if str(path) == "-" or not path.is_file():
+            raise  # standard input or a pipe is read: opened again, a pipe waits for a writer
         what = None
         if path.suffix.lower() in REPLAY_SUFFIXES:
             what = "is a replay by its name, which 'msanalysis replay' reads"

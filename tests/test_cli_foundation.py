@@ -197,6 +197,29 @@ def test_solvable_reads_the_board_once_and_names_where_a_bad_click_came_from(tmp
                             "board\n"
 
 
+@pytest.mark.parametrize("command, said", [
+    ("metrics", "unknown character 'm' in a layout (expected '*' or '.')"),
+    ("reconstruct", "unknown character 'm' in a number grid (expected a digit or '?')"),
+])
+def test_a_file_of_another_kind_through_a_pipe_is_read_once(tmp_path, command, said):
+    # Whether the file is a position is asked by reading it again: a pipe's second open waited
+    # for a writer that never came (the command hung).
+    import os
+    import subprocess
+    import sys
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=("mines: 1\n1?\n11\n",))
+    writer.start()
+    result = subprocess.run([sys.executable, "-m", "msanalysis", command, str(fifo)],
+                            capture_output=True, text=True, timeout=60)
+    writer.join()
+    assert result.returncode == 2
+    assert result.stderr == f"error: {fifo}, line 1, column 1: {said}\n"
+
+
 @pytest.mark.parametrize("line, fragment", [
     ("# 3x2, 1 mine, rules bogus, first click 1,1, seed 1", "R one of unsafe, safe-cell"),
     ("# 3x2, 1 mine, rules safe-cell, first click -1,9, seed 1", "not the line generate"),
