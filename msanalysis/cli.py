@@ -28,7 +28,7 @@ import typer
 from typer.core import TyperGroup
 
 from msanalysis import text
-from msanalysis.board import MAX_CELLS, Board, Cell, oversized
+from msanalysis.board import MAX_CELLS, Board, Cell, neighbours, oversized
 from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
@@ -415,6 +415,12 @@ def write_svg(obj: object, path: Path) -> None:
 
 # == foundation: show, generate, metrics ==========================================================
 
+def _readable_again(path: Path) -> bool:
+    """Whether ``path`` can be read a second time, to say what else it holds: a regular file, not
+    standard input or a pipe (opened again, a pipe waits for a writer that never comes)."""
+    return str(path) != "-" and path.is_file()
+
+
 def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
     """The board in ``path`` (whose bytes are ``data`` when already read); a position there is
     refused by name, not by its first character that is not ``*`` or ``.``."""
@@ -423,11 +429,8 @@ def load_board(path: Path, command: str, data: bytes | None = None) -> Board:
     try:
         return Board.load(path) if data is None else Board.from_file_bytes(data, path)
     except ParseError as not_a_board:
-        if path.suffix.lower() in (".mbf", *REPLAY_SUFFIXES) or str(path) == "-" \
-                or not path.is_file():
-            # Binary by its name, or a replay: its own error says what is wrong with it. A pipe
-            # or standard input is read: a second open of a pipe would wait for a writer.
-            raise
+        if path.suffix.lower() in (".mbf", *REPLAY_SUFFIXES) or not _readable_again(path):
+            raise  # binary by its name, or a replay: its own error says what is wrong with it
         try:
             Position.load(path)
         except MsanalysisError:
@@ -446,8 +449,8 @@ def load_grid(path: Path, rule: GridRule | None, default: str) -> NumberGrid:
     try:
         return NumberGrid.load(path, rule=None if rule is None else rule.value, default=default)
     except ParseError as not_a_grid:
-        if str(path) == "-" or not path.is_file():
-            raise  # standard input or a pipe is read: opened again, a pipe waits for a writer
+        if not _readable_again(path):
+            raise
         what = None
         if path.suffix.lower() in REPLAY_SUFFIXES:
             what = "is a replay by its name, which 'msanalysis replay' reads"
@@ -921,9 +924,8 @@ def solvable(
             fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
                  "never place there: is it the right board, first click and rule?")
         if rules in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
-            beside = [(r, c) for r in range(click[0] - 1, click[0] + 2)
-                      for c in range(click[1] - 1, click[1] + 2)
-                      if 0 <= r < board.height and 0 <= c < board.width and board.is_mine((r, c))]
+            beside = [cell for cell in neighbours(click, board.height, board.width)
+                      if board.is_mine(cell)]
             if beside:
                 fail(f"the first click {click[0]},{click[1]} has a mine beside it at "
                      f"{beside[0][0]},{beside[0][1]}, which rules {rules.value} never place "
