@@ -520,18 +520,24 @@ def test_truncated_copies_of_real_replays(tmp_path, path):
         assert replay == load_replay(path)
 
 
-@needs_shared
-def test_a_toollib_layout_that_contradicts_the_clicks():
+def _toollib_answer(kind: str, path: Path) -> dict:
+    """What the child process that runs ms-toollib answers for ``path``, as the reader runs it."""
     import subprocess
     import sys
 
     from msanalysis import replay as module
+
+    script = Path(module.__file__).with_name("_toollib.py")
+    return json.loads(subprocess.run([sys.executable, "-P", str(script), kind, str(path)],
+                                     capture_output=True, check=True).stdout)
+
+
+@needs_shared
+def test_a_toollib_layout_that_contradicts_the_clicks():
     from msanalysis.replay import _from_toollib
 
     path = SHARED / "test_rmv2_24px.rmv"
-    script = Path(module.__file__).with_name("_toollib.py")
-    data = json.loads(subprocess.run([sys.executable, "-P", str(script), "rmv", str(path)],
-                                     capture_output=True, check=True).stdout)
+    data = _toollib_answer("rmv", path)
     replay = _from_toollib(data, "rmv", str(path))
     # Swap a mine with a cell the first click uncovered: numbers then differ from the file's.
     first = replay.first_click
@@ -544,17 +550,10 @@ def test_a_toollib_layout_that_contradicts_the_clicks():
 
 
 def test_a_won_game_cut_short_is_refused(tmp_path):
-    import subprocess
-    import sys
-
-    from msanalysis import replay as module
     from msanalysis.replay import _from_toollib
 
-    path = Path(module.__file__).parent.parent / "puzzles" / "replays" / \
-        "zhang-shen-jia-expert-3bv122.mvf"
-    script = Path(module.__file__).with_name("_toollib.py")
-    data = json.loads(subprocess.run([sys.executable, "-P", str(script), "mvf", str(path)],
-                                     capture_output=True, check=True).stdout)
+    path = EXPERT
+    data = _toollib_answer("mvf", path)
     assert data["completed"] and _from_toollib(data, "mvf", str(path)).play().status == "won"
     # A byte that reads as the end of the events: ms-toollib drops the rest and says nothing.
     data["events"] = data["events"][:-3]
@@ -573,8 +572,7 @@ def test_a_replay_too_large_to_read_is_a_limit(tmp_path, monkeypatch):
 
     # Found by fuzzing: a 64 KB .evf of 3,500 flag toggles on a 255x255 board took 14 s and
     # 1.9 GB, every button event's board compared cell by cell; now counted before the work.
-    path = Path(module.__file__).parent.parent / "puzzles" / "replays" / \
-        "zhang-shen-jia-expert-3bv122.mvf"
+    path = EXPERT
     monkeypatch.setattr(_toollib, "MOST_CELL_EVENTS", 528 * 480 - 1)  # its buttons times cells
     assert _toollib.read("mvf", str(path)) == {
         "too_large": "528 button events on a 30x16 board, more than 253,439 cells to compare"}
