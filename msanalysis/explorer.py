@@ -130,7 +130,8 @@ class Explorer(anywidget.AnyWidget):
     ----------
     mode, overlays, status, message, step, steps, revision, selected : traitlets
         Observable with ``explorer.observe(callback, names=[...])``; ``revision`` grows with
-        every change of the position.
+        every change of the position. ``status``, ``message``, ``summary``, ``steps``,
+        ``revision`` and ``selected`` report the explorer's state and are read-only.
 
     Examples
     --------
@@ -154,13 +155,13 @@ class Explorer(anywidget.AnyWidget):
     mode = _Checked("play").tag(sync=True)
     overlays = _Checked(True).tag(sync=True)
     cell_size = _Checked(svg.DEFAULT_CELL_SIZE).tag(sync=True)
-    status = traitlets.Unicode("").tag(sync=True)
-    message = traitlets.Unicode("").tag(sync=True)
-    summary = traitlets.Unicode("").tag(sync=True)
+    status = traitlets.Unicode("", read_only=True).tag(sync=True)
+    message = traitlets.Unicode("", read_only=True).tag(sync=True)
+    summary = traitlets.Unicode("", read_only=True).tag(sync=True)
     step = traitlets.Int(0).tag(sync=True)
-    steps = traitlets.Int(0).tag(sync=True)
-    revision = traitlets.Int(0).tag(sync=True)
-    selected = traitlets.Dict().tag(sync=True)
+    steps = traitlets.Int(0, read_only=True).tag(sync=True)
+    revision = traitlets.Int(0, read_only=True).tag(sync=True)
+    selected = traitlets.Dict(read_only=True).tag(sync=True)
     # The whole board, sent only when the front end asks for the state (a view opens) or a new
     # source is loaded (see get_state); every other change travels as a patch.
     _board = traitlets.Dict().tag(sync=True)
@@ -305,12 +306,13 @@ class Explorer(anywidget.AnyWidget):
             self._replay = [self._action_info(index, action.kind, action.cell)
                             for index, action in enumerate(source.actions)]
             with self.hold_sync():
-                self.steps = len(source.actions)
+                self.set_trait("steps", len(source.actions))
                 self.mode = "replay"
                 self._go_to(0, full=True)
             return
         self._replay = []
-        self.steps, self.step = 0, 0
+        self.set_trait("steps", 0)
+        self.step = 0
         if isinstance(source, Game):
             self._game = source
             self._show(source.position(), full=True)
@@ -445,7 +447,8 @@ class Explorer(anywidget.AnyWidget):
 
     def _edit(self, position: Position, *, full: bool = False) -> None:
         self._game, self._replay_source, self._judged = None, None, None
-        self._replay, self.steps, self.step = [], 0, 0
+        self._replay, self.step = [], 0
+        self.set_trait("steps", 0)
         self._show(position, full=full)
 
     def _on_board(self, cell: Cell) -> Cell:
@@ -509,7 +512,7 @@ class Explorer(anywidget.AnyWidget):
         if change["new"] == "play" and replay is not None:
             step = self.step
             self.load(_game_at(replay, step))
-            self.message = f"playing on from step {step} of the replay"
+            self.set_trait("message", f"playing on from step {step} of the replay")
 
     @traitlets.observe("step")
     def _step_changed(self, change: dict[str, Any]) -> None:
@@ -518,7 +521,7 @@ class Explorer(anywidget.AnyWidget):
             try:
                 self._go_to(int(change["new"]))
             except InvalidInput as error:
-                self.message = str(error)
+                self.set_trait("message", str(error))
                 self._stepping = True  # the step shown stays, and so does its number
                 try:
                     self.step = change["old"]
@@ -552,20 +555,22 @@ class Explorer(anywidget.AnyWidget):
         index = cell[0] * self._position.width + cell[1]
         analysis = self._analysis
         if analysis is None:
-            self.selected = {}
+            self.set_trait("selected", {})
             return
         if cell in analysis.forced_safe or cell in analysis.forced_mines:
             explanation = analysis.explain(cell)
             width = self._position.width
-            self.selected = {"cell": index, "clues": [r * width + c for r, c in explanation.clues],
-                             "text": str(explanation)}
+            self.set_trait("selected", {"cell": index,
+                                        "clues": [r * width + c for r, c in explanation.clues],
+                                        "text": str(explanation)})
         elif self._position.state(cell) in (HIDDEN, FLAG):
             text = self.probability_text(cell)
-            self.selected = {"cell": index, "clues": [],
-                             "text": f"({cell[0]}, {cell[1]}): mine probability {text}" if text
-                             else f"({cell[0]}, {cell[1]}) is not forced"}
+            self.set_trait("selected", {
+                "cell": index, "clues": [],
+                "text": f"({cell[0]}, {cell[1]}): mine probability {text}" if text
+                else f"({cell[0]}, {cell[1]}) is not forced"})
         else:
-            self.selected = {}
+            self.set_trait("selected", {})
 
     # -- drawing ---------------------------------------------------------------------------------
     def _show(self, position: Position, *, full: bool = False) -> None:
@@ -587,10 +592,10 @@ class Explorer(anywidget.AnyWidget):
         full = full or chars.shape != self._chars.shape
         self._serial += 1
         with self.hold_sync():
-            self.selected = {}
-            self.status = self._game.status.value if self._game is not None else ""
-            self.summary = self._summary(stopped)
-            self.message = ""
+            self.set_trait("selected", {})
+            self.set_trait("status", self._game.status.value if self._game is not None else "")
+            self.set_trait("summary", self._summary(stopped))
+            self.set_trait("message", "")
             if full:
                 self._chars, self._keys, self._table, self._extras = chars, keys, table, extras
                 self.send_state("_board")
@@ -600,7 +605,7 @@ class Explorer(anywidget.AnyWidget):
                 self._patch = {"serial": self._serial,
                                "cells": [[int(i), str(chars[i]), int(keys[i])] for i in changed],
                                "table": table, "token": self._token, **extras}
-            self.revision += 1
+            self.set_trait("revision", self.revision + 1)
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         """The widget's state for the front end; ``_board`` is the whole board as it is now."""
@@ -692,7 +697,7 @@ class Explorer(anywidget.AnyWidget):
         try:
             self._handle(content)
         except (MsanalysisError, ValueError, TypeError, KeyError, OverflowError) as error:
-            self.message = str(error)
+            self.set_trait("message", str(error))
         finally:
             self._token = None
         if "token" in content and self._serial == serial:

@@ -427,6 +427,20 @@ def test_options_set_after_the_start_are_checked_as_at_the_start():
     assert explorer.step == 0
 
 
+@pytest.mark.parametrize("name", ["status", "message", "summary", "steps", "revision",
+                                  "selected"])
+def test_what_the_explorer_reports_cannot_be_set_from_outside(name):
+    # Setting them would show a state the game and the analysis do not have.
+    import traitlets
+
+    explorer = Explorer(Game(Board.from_text("*..\n...\n...")))
+    before = getattr(explorer, name)
+    with pytest.raises(traitlets.TraitError, match=f"{name}.*read-only"):
+        setattr(explorer, name, before)
+    explorer.reveal((2, 2))
+    assert explorer.status == "won" and explorer.revision == 2 and explorer.steps == 0
+
+
 def test_explain_mode_on_a_game_reads_its_flags_as_play_mode_does():
     # Replay mode without a replay (clicks explain) analysed as if flags were not there: three
     # flags for two mines showed 28 layouts. Only a replay's flags, a player's, are ignored.
