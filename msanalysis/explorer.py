@@ -128,7 +128,7 @@ class Explorer(anywidget.AnyWidget):
 
     Attributes
     ----------
-    mode, overlays, status, message, step, steps, revision, selected : traitlets
+    mode, overlays, status, message, summary, step, steps, revision, selected : traitlets
         Observable with ``explorer.observe(callback, names=[...])``; ``revision`` grows with
         every change of the position. ``status``, ``message``, ``summary``, ``steps``,
         ``revision`` and ``selected`` report the explorer's state and are read-only.
