@@ -447,8 +447,9 @@ class Explorer(anywidget.AnyWidget):
 
     def _edit(self, position: Position, *, full: bool = False) -> None:
         self._game, self._replay_source, self._judged = None, None, None
-        self._replay, self.step = [], 0
+        self._replay = []
         self.set_trait("steps", 0)
+        self.step = 0
         self._show(position, full=full)
 
     def _on_board(self, cell: Cell) -> Cell:
