@@ -239,13 +239,12 @@ class BestStrategy(ForcedFirst):
         if endgame is not None:
             return endgame
         unavoidable = unavoidable_cells(analysis) if self.unavoidable else []
-        bonus: dict[Cell, float] = {}
-        if unavoidable:
-            risks = _Risks.of(position, analysis)
-            cell, progress = self._best_candidate(analysis, risks, unavoidable, bonus)
+        bonus: dict[Cell, float]
+        if unavoidable:  # step 2: the look ahead chooses among them alone, with no bonus
+            risks, picked, bonus = _Risks.of(position, analysis), unavoidable, {}
         else:
             risks, picked, bonus = self._picked(position, analysis)
-            cell, progress = self._best_candidate(analysis, risks, picked, bonus)
+        cell, progress = self._best_candidate(analysis, risks, picked, bonus)
         explanation = None
         if unavoidable and self.explain:
             explanation = (f"guess: unavoidable (no other click can ever tell this cell "
@@ -270,9 +269,8 @@ class BestStrategy(ForcedFirst):
         of each (with its 50/50 bonus), none dropped early.
 
         The first is the guess of steps 3-5 (the endgame, an unavoidable guess and the book
-        aside). For studies of
-        the runners-up; :meth:`guess` drops candidates as soon as they cannot win, which this
-        does not.
+        aside). For studies of the runners-up; :meth:`guess` drops candidates as soon as they
+        cannot win, which this does not.
 
         Examples
         --------
