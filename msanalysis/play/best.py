@@ -246,15 +246,12 @@ class BestStrategy(ForcedFirst):
             risks, picked, bonus = self._picked(position, analysis)
         cell, progress = self._best_candidate(analysis, risks, picked, bonus)
         explanation = None
-        if unavoidable and self.explain:
-            explanation = (f"guess: unavoidable (no other click can ever tell this cell "
-                           f"from its pair or chain), mine probability "
-                           f"{risks.probabilities[cell]:.2%} (lowest {risks.lowest:.2%}), chance "
-                           f"of progress {progress:.2%}")
-        elif self.explain:
-            explanation = (f"guess: mine probability {risks.probabilities[cell]:.2%} (lowest "
-                           f"{risks.lowest:.2%}), chance of progress {progress:.2%}")
-            if cell in bonus:
+        if self.explain:
+            why = ("unavoidable (no other click can ever tell this cell from its pair or chain), "
+                   if unavoidable else "")
+            explanation = (f"guess: {why}mine probability {risks.probabilities[cell]:.2%} "
+                           f"(lowest {risks.lowest:.2%}), chance of progress {progress:.2%}")
+            if cell in bonus:  # never for an unavoidable guess: it is chosen with no bonus
                 explanation += (f"; a 50/50 may form here, which raises its chance by "
                                 f"{bonus[cell] - 1:.2%}")
         return Move(REVEAL, cell, guess=True, explanation=explanation)
