@@ -28,7 +28,8 @@ lint: $(STAMP)
 # Helpers, and the long studies (hours; resumable, run on their own: see the README).
 NOT_BENCH = benchmarks/arguments.py benchmarks/seed003_backtrack.py benchmarks/tables.py benchmarks/longrun.py \
 	benchmarks/opening_book.py benchmarks/race.py benchmarks/rollout_gain.py \
-	benchmarks/rollout_fit.py benchmarks/losses.py benchmarks/changed_guesses.py
+	benchmarks/rollout_fit.py benchmarks/losses.py benchmarks/changed_guesses.py \
+	benchmarks/java_solver.py
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'

@@ -15,6 +15,9 @@ variant's own play after it, and positions only the variant reaches, are not cou
 
     python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
 
+With ``--java DIR`` the variant is the Java solver instead, compiled in ``DIR`` (see
+``java_solver.py``): its guess in each of ``best``'s positions against ``best``'s.
+
 The rollouts are saved as they finish, one JSON line per position, in ``--output``; the same
 command again plays only the positions missing. Not part of ``make bench``.
 """
@@ -28,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arguments import COUNT, JOBS, SEED, Parser, new_file
+from java_solver import JavaSolver
 from paired import variant
 from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
@@ -41,19 +45,22 @@ Changed = dict[str, tuple[Cell, Cell]]
 """Per position (as text): ``best``'s guess there and the variant's."""
 
 
-def differing(spec: PlaySpec, seeds: range) -> tuple[Counter[str], Changed, int]:
-    """Along ``best``'s games of ``seeds``: the positions where the variant of ``spec`` guesses
-    differently (with how often they are met), the two guesses, and how many guesses
-    ``best`` made."""
+def differing(spec: PlaySpec, seeds: range, java: Path | None = None
+              ) -> tuple[Counter[str], Changed, int]:
+    """Along ``best``'s games of ``seeds``: the positions where the variant of ``spec`` (or the
+    Java solver compiled in ``java``) guesses differently (with how often they are met), the
+    two guesses, and how many guesses ``best`` made."""
     met: Counter[str] = Counter()
     changed: Changed = {}
     guesses = 0
-    other = make_strategy(spec.strategy, **dict(spec.options))
+    other = make_strategy(spec.strategy, **dict(spec.options)) if java is None \
+        else JavaSolver(java)
 
     def seen(position: Position, analysis: Any, move: Move) -> None:
         nonlocal guesses
         guesses += 1
-        cell = other.choose(position, analysis)[0].cell  # no cell is forced: a guess
+        moves = other.choose(position, analysis)  # no cell is forced: a guess
+        cell = moves[0].cell if moves else move.cell
         if cell != move.cell:
             text = position.to_text()
             met[text] += 1
@@ -94,12 +101,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=SEED, default=900000)
     parser.add_argument("--layouts", type=COUNT, default=1200)
     parser.add_argument("--jobs", type=JOBS, default=1)
+    parser.add_argument("--java", type=Path, default=None, metavar="DIR",
+                        help="the variant is the Java solver compiled in DIR (java_solver.py)")
     parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     args = parser.parse_args(argv)
     spec = variant(args.b, args.difficulty, args.rules)
-    output = Path(args.output or f"changed-guesses-{spec.file_tag}-{spec.name}-{args.rules}-"
+    if args.java is not None:
+        if args.b:
+            parser.error("--java and --b: the variant is one or the other")
+        try:
+            JavaSolver(args.java)
+        except FileNotFoundError as error:
+            parser.error(str(error))
+    tag = "java" if args.java is not None else spec.file_tag
+    output = Path(args.output or f"changed-guesses-{tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")
     size = -(-args.games // args.jobs)
     chunks = [range(s, min(s + size, args.seed + args.games))
@@ -107,12 +124,16 @@ def main(argv: list[str] | None = None) -> None:
     met: Counter[str] = Counter()
     changed: Changed = {}
     guesses = 0
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for part_met, part_changed, part_guesses in pool.map(differing, [spec] * len(chunks),
-                                                             chunks):
-            met.update(part_met)
-            changed.update(part_changed)
-            guesses += part_guesses
+    try:
+        with ProcessPoolExecutor(args.jobs) as pool:
+            for part_met, part_changed, part_guesses in pool.map(
+                    differing, [spec] * len(chunks), chunks, [args.java] * len(chunks)):
+                met.update(part_met)
+                changed.update(part_changed)
+                guesses += part_guesses
+    except RuntimeError as error:  # the Java solver failed (its message names the position)
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)
     # Kept only if played out as asked now: the same layouts, the same two guesses.
     try:
         done = saved(output, lambda item: len(item["outcomes"][0]) == args.layouts and

@@ -6,6 +6,8 @@
 import json
 import math
 import re
+import shutil
+import subprocess
 
 import changed_guesses
 import numpy as np
@@ -181,6 +183,51 @@ def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_:
         changed_guesses.main(["--difficulty", "beginner", "--b", "no_such=1"])
     assert exit_.value.code == 2 and capsys.readouterr().err.startswith("error: ")
+
+
+def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
+    for args in (["--java", str(tmp_path)], ["--java", str(tmp_path), "--b", "margin=0.2"]):
+        with pytest.raises(SystemExit) as exit_:
+            changed_guesses.main(["--difficulty", "beginner", *args])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1
+    assert "Ask.class" in err or "one or the other" in err
+
+
+_FAKE_ASK = """
+import java.io.*;
+public class Ask {  // answers the hidden cell farthest along the last row, as the real driver
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] rows = line.split(" ")[3].split("/");
+            String last = rows[rows.length - 1];
+            int column = last.lastIndexOf('H');
+            if (rows.length == 1) System.out.println("error boom");  // a solver that fails
+            else if (column < 0) System.out.println("none");
+            else System.out.println(column + " " + (rows.length - 1) + " FAKE");
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+def test_the_java_solver_is_asked_in_columns_and_rows(tmp_path):
+    # A stand-in driver speaking Ask.java's protocol: the answer comes back as (row, column).
+    from java_solver import JavaSolver
+
+    (tmp_path / "Ask.java").write_text(_FAKE_ASK)
+    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Ask.java")], check=True)
+    solver = JavaSolver(tmp_path)
+    moves = solver.choose(Position.from_text("mines: 1\n1???\n1??1"))
+    assert [(m.cell, m.guess) for m in moves] == [((1, 2), True)] and solver.method == "FAKE"
+    assert solver.choose(Position.from_text("mines: 1\n1??\n111")) == []
+    assert solver.method == "none"
+    with pytest.raises(RuntimeError, match=r"failed on the position 1\? \(1 mines\): boom"):
+        solver.choose(Position.from_text("mines: 1\n1?"))
+    assert solver.choose(Position.from_text("mines: 1\n1???\n1??1"))[0].cell == (1, 2)
 
 
 def test_losses_sorts_every_guess_and_every_lost_game():
