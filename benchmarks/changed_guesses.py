@@ -60,7 +60,7 @@ def differing(spec: PlaySpec, seeds: range, java: Path | None = None
         nonlocal guesses
         guesses += 1
         moves = other.choose(position, analysis)  # no cell is forced: a guess
-        cell = moves[0].cell if moves else move.cell
+        cell = moves[0].cell if moves else move.cell  # nothing to reveal: nothing to compare
         if cell != move.cell:
             text = position.to_text()
             met[text] += 1

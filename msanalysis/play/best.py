@@ -133,11 +133,11 @@ class BestStrategy(ForcedFirst):
     margin : float
         How much riskier than the safest cell a candidate may be.
     candidates, sea_candidates : int
-        How many frontier cells and sea cells are examined exactly. 30 frontier cells is in
-        effect all of them within ``margin``: where more than the six safest changed the guess
-        (56 of 18,916 guesses in 6,000 expert games from a corner), the guess won 1.8% more
-        (+-0.4) played out on the same layouts, better in 39 positions and worse in 15; the
-        extra ones are mostly dropped at once by the quick estimate, so it costs no time.
+        How many frontier cells and sea cells are examined exactly. 30 frontier cells is on
+        expert in effect all of them within ``margin``: where more than the six safest changed
+        the guess (56 of 18,916 guesses in 6,000 expert games from a corner), the guess won 1.8%
+        more (+-0.4) played out on the same layouts, better in 39 positions and worse in 15;
+        the extra ones are mostly dropped at once by the quick estimate, so it costs no time.
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
