@@ -32,6 +32,9 @@ REPOSITORY = "https://github.com/DavidNHill/Minesweeper"
 COMMIT = "0806bb8"
 SOURCES = ("MineSweeperSolver/src", "MinesweeperGameState/src", "Asynchronous/src")
 DRIVER = Path(__file__).with_name("java") / "Ask.java"
+# Our text of a position as the driver reads it: every covered cell H (the solver finds the
+# mines itself), a 0 as 0.
+_DRIVER_CELLS = str.maketrans("?F*.", "HHH0")
 
 
 class JavaSolver:
@@ -75,14 +78,13 @@ class JavaSolver:
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
         assert self._process.stdin is not None and self._process.stdout is not None
         height, width = position.shape
-        rows = "/".join("".join("H" if state < 0 else str(state) for state in row)
-                        for row in position.states.tolist())
+        text = "/".join(position.to_text().splitlines()[1:])  # its rows, on one line
+        rows = text.translate(_DRIVER_CELLS)
         self._process.stdin.write(f"{width} {height} {position.total_mines} {rows}\n")
         self._process.stdin.flush()
         answer = self._process.stdout.readline().split()
         if not answer or answer[0] == "error":
             why = " ".join(answer[1:]) if answer else "it stopped answering"
-            text = "/".join(position.to_text().splitlines()[1:])  # its rows, on one line
             raise RuntimeError(f"the Java solver failed on the position {text} "
                                f"({position.total_mines} mines): {why}")
         if answer[0] == "none":

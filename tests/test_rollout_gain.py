@@ -186,17 +186,18 @@ def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
 
 
 def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
-    for args in (["--java", str(tmp_path)], ["--java", str(tmp_path), "--b", "margin=0.2"]):
+    for args, says in ((["--java", str(tmp_path)], "no Ask.class there"),
+                       (["--java", str(tmp_path), "--b", "margin=0.2"], "one or the other")):
         with pytest.raises(SystemExit) as exit_:
             changed_guesses.main(["--difficulty", "beginner", *args])
         err = capsys.readouterr().err
         assert exit_.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1
-    assert "Ask.class" in err or "one or the other" in err
+        assert says in err
 
 
 _FAKE_ASK = """
 import java.io.*;
-public class Ask {  // answers the hidden cell farthest along the last row, as the real driver
+public class Ask {  // the real driver's protocol; answers the last hidden cell of the last row
     public static void main(String[] args) throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
         String line;

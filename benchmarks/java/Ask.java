@@ -21,10 +21,9 @@ import minesweeper.structure.Action;
  * Reads one position per line, "WIDTH HEIGHT MINES ROW/ROW/...", each row a character per
  * column: a digit for a revealed cell, H for a hidden one. Answers one line per position, the
  * first cell the solver would reveal and why, "COLUMN ROW METHOD", "none", or "error MESSAGE"
- * when the solver fails. A fresh solver
- * answers each position, with the settings of its bulk runs (SMALL_ANALYSIS, one thread, no
- * flags). The position goes through a file because the solver's own reader of positions is
- * the way in that needs none of its classes changed.
+ * when the solver fails. A fresh solver answers each position, with the settings of its bulk
+ * runs (SMALL_ANALYSIS, one thread, no flags). The position goes through a file because the
+ * solver's own reader of positions is the way in that needs none of its classes changed.
  */
 public class Ask {
     public static void main(String[] args) throws Exception {
