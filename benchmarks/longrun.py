@@ -16,6 +16,12 @@ boards): the games won by each, and the difference per chunk with its standard e
 
     python benchmarks/longrun.py --row expert-opening --games 200000 --seed 10000000 \\
         --against benchmarks/results/longrun-expert-opening-best-drawn_endgame=0-seed10000000.jsonl
+
+``--java DIR`` plays the row's boards with the Java solver compiled in ``DIR`` instead (see
+``java_solver.py``), each game from the same first click: a peer's row on the same boards.
+
+    python benchmarks/longrun.py --row expert --java build/java/classes --jobs 2 \\
+        --against benchmarks/results/longrun-expert-best-seed10000000.jsonl
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import time
 from pathlib import Path
 
 from arguments import COUNT, JOBS, SEED, Parser, existing_file, seconds
+from java_solver import Driver, play_games
 
 from msanalysis.play.bench import PlaySpec, bench, wilson_interval
 from msanalysis.play.strategies import parse_options
@@ -40,8 +47,8 @@ ROWS = {  # row: (difficulty, rules)
 }
 
 
-def results_file(row: str, spec: PlaySpec, seed: int) -> Path:
-    return RESULTS / f"longrun-{row}-{spec.file_tag}-seed{seed}.jsonl"
+def results_file(row: str, player: str, seed: int) -> Path:
+    return RESULTS / f"longrun-{row}-{player}-seed{seed}.jsonl"
 
 
 def summarize(chunks: list[dict]) -> str:
@@ -88,7 +95,7 @@ def compare(chunks: list[dict], other: list[dict]) -> str:
     return text
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--row", choices=sorted(ROWS), default="expert")
     parser.add_argument("--strategy", default="best")
@@ -101,17 +108,24 @@ def main() -> None:
                         help="start no chunk after this long")
     parser.add_argument("--against", type=existing_file, metavar="FILE",
                         help="another results file to compare with, chunk by chunk")
-    args = parser.parse_args()
+    parser.add_argument("--java", type=Path, metavar="DIR",
+                        help="play the Java solver compiled in DIR (java_solver.py) instead")
+    args = parser.parse_args(argv)
     difficulty, rules = ROWS[args.row]
     try:
         options = parse_options(args.option)
         spec = PlaySpec.standard(difficulty, rules=rules, strategy=args.strategy, options=options)
         spec.check()
-    except ValueError as error:
+        if args.java is not None:
+            if args.strategy != "best" or options:
+                raise ValueError("--java plays the Java solver: no --strategy or --option")
+            Driver(args.java, "Play")  # built?
+    except (ValueError, FileNotFoundError) as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     other = None if args.against is None else read_chunks(args.against)
-    path = results_file(args.row, spec, args.seed)
+    player = "java" if args.java is not None else spec.file_tag
+    path = results_file(args.row, player, args.seed)
     done = read_chunks(path) if path.exists() else []
     finished = {c["seeds"][0] for c in done}
     start = time.perf_counter()
@@ -122,7 +136,12 @@ def main() -> None:
             print("time limit reached; run the same command again to continue", file=sys.stderr)
             break
         games = min(args.chunk, args.seed + args.games - first)
-        summary = bench(spec, games, seed=first, jobs=args.jobs)
+        try:
+            summary = bench(spec, games, seed=first, jobs=args.jobs) if args.java is None \
+                else play_games(args.java, spec, range(first, first + games), args.jobs)
+        except RuntimeError as error:  # only the Java solver's
+            print(f"error: {error}", file=sys.stderr)
+            sys.exit(2)
         if summary.interrupted:
             print("interrupted; the chunks finished are kept", file=sys.stderr)
             break
@@ -130,7 +149,8 @@ def main() -> None:
                  "wins": summary.wins, "median_ms": round(summary.median_ms, 2),
                  "mean_ms": round(summary.mean_ms, 2), "seconds": round(summary.seconds, 1),
                  "mean_guesses": round(summary.mean_guesses, 4), "jobs": args.jobs,
-                 "strategy": args.strategy, "options": {k: repr(v) for k, v in options.items()}}
+                 "strategy": "java" if args.java is not None else args.strategy,
+                 "options": {k: repr(v) for k, v in options.items()}}
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as out:
             out.write(json.dumps(chunk) + "\n")
@@ -138,7 +158,8 @@ def main() -> None:
         print(f"  seeds {first}..{first + games - 1}: {summary.wins}/{summary.games}; "
               f"so far {summarize(done)}", file=sys.stderr, flush=True)
     if done:
-        print(f"{args.row}, {spec.variant}: {summarize(done)} ({path.name})")
+        who = "the Java solver" if args.java is not None else spec.variant
+        print(f"{args.row}, {who}: {summarize(done)} ({path.name})")
         if other is not None:
             print(f"against {args.against.name}: {compare(done, other)}")
 

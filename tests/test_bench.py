@@ -221,8 +221,8 @@ def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds(tmp_path, cap
     assert longrun.compare(ours, [chunk(0, 48, games=50)]) == \
         "no chunk of the same seeds to compare"
     assert longrun.results_file(
-        "expert", PlaySpec.standard("expert", options={"drawn_endgame": 0}), 7).name == \
-        "longrun-expert-best-drawn_endgame=0-seed7.jsonl"
+        "expert", PlaySpec.standard("expert", options={"drawn_endgame": 0}).file_tag, 7).name \
+        == "longrun-expert-best-drawn_endgame=0-seed7.jsonl"
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"seeds": [0, 99], "games": 100}\n')
     with pytest.raises(SystemExit) as stopped:

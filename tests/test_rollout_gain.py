@@ -231,6 +231,62 @@ def test_the_java_solver_is_asked_in_columns_and_rows(tmp_path):
     assert solver.choose(Position.from_text("mines: 1\n1???\n1??1"))[0].cell == (1, 2)
 
 
+_FAKE_PLAY = """
+import java.io.*;
+public class Play {  // the real driver's protocol; "won 0" or "lost N", N mines by the first click
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] p = line.split(" ");
+            int width = Integer.parseInt(p[0]), column = Integer.parseInt(p[2]);
+            int row = Integer.parseInt(p[3]), around = 0;
+            for (int i = 4; i < p.length; i++) {
+                int mine = Integer.parseInt(p[i]);
+                if (Math.abs(mine % width - column) <= 1 && Math.abs(mine / width - row) <= 1)
+                    around++;
+            }
+            if (column == 1) System.out.println("error boom");  // a solver that fails
+            else System.out.println((around == 0 ? "won " : "lost ") + around);
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+def test_the_java_solver_plays_our_boards_from_our_first_click(tmp_path):
+    # A stand-in driver speaking Play.java's protocol tells what it was given: the mines around
+    # the first click, which must be those of the board play_one plays.
+    from java_solver import play_games
+
+    from msanalysis.play.bench import PlaySpec
+    from msanalysis.rules import generate
+
+    (tmp_path / "Play.java").write_text(_FAKE_PLAY)
+    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Play.java")], check=True)
+    spec = PlaySpec.standard("expert", first_click=(3, 7))
+    summary = play_games(tmp_path, spec, range(40, 52), jobs=2)
+    around = [sum((3 + dr, 7 + dc) in generate(30, 16, 99, first_click=(3, 7), seed=seed).mines
+                  for dr in (-1, 0, 1) for dc in (-1, 0, 1)) for seed in range(40, 52)]
+    assert summary.games == 12 and summary.guesses == sum(around) > 0
+    assert summary.wins == around.count(0) > 0 and not summary.interrupted
+    with pytest.raises(RuntimeError, match="failed on game 40 of expert: boom"):
+        play_games(tmp_path, PlaySpec.standard("expert", first_click=(3, 1)), range(40, 41), 1)
+
+
+def test_longrun_refuses_a_java_solver_that_is_not_built_or_given_options(tmp_path, capsys):
+    import longrun
+
+    for args, says in ((["--java", str(tmp_path)], "no Play.class there"),
+                       (["--java", str(tmp_path), "--option", "margin=0.2"], "no --strategy")):
+        with pytest.raises(SystemExit) as exit_:
+            longrun.main(["--row", "beginner", "--games", "10", *args])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and err.startswith("error: ") and err.count("\n") == 1
+        assert says in err
+
+
 def test_losses_sorts_every_guess_and_every_lost_game():
     # benchmarks/losses.py: each guess of best goes to one kind of position, and each lost game
     # to the kind of its last guess, so the tallies add up to what the games say.
