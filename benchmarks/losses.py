@@ -4,7 +4,7 @@ Plays ``--games`` seeded games (``safe-cell`` from (0, 0), or ``--rules safe-ope
 (3, 3)) with ``best`` and sorts every guess by the position it is made in:
 
 - *opening*: more than 5/6 of the cells hidden (400 on expert), where guesses go into the sea;
-- *exact endgame*: at most ``endgame_layouts`` (1,000) layouts left, where ``best`` plays the
+- *exact endgame*: at most ``endgame_layouts`` (3,000) layouts left, where ``best`` plays the
   exact search (:mod:`msanalysis.play.endgame`) and cannot do better;
 - *drawn endgame*: at most ``drawn_endgame`` (100,000), where it plays that search on layouts
   drawn from the position;

@@ -306,6 +306,6 @@ def test_losses_sorts_every_guess_and_every_lost_game():
     assert losses.kind(400, 480, 1000, best) == "exact endgame"
     assert losses.kind(400, 480, 1001, best) == "drawn endgame"
     assert losses.kind(400, 480, 10**5 + 1, best) == "between, at most 1,000,000 layouts"
-    assert losses.kind(400, 480, 1001, BestStrategy(drawn_endgame=0)) == \
+    assert losses.kind(400, 480, 1001, BestStrategy(endgame_layouts=1000, drawn_endgame=0)) == \
         "between, at most 1,000,000 layouts"
     assert losses.kind(400, 480, 10**6 + 1, best) == "between, more than 1,000,000 layouts"
