@@ -16,7 +16,12 @@ variant's own play after it, and positions only the variant reaches, are not cou
     python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
 
 With ``--java DIR`` the variant is the Java solver instead, compiled in ``DIR`` (see
-``java_solver.py``): its guess in each of ``best``'s positions against ``best``'s.
+``java_solver.py``): its guess in each of ``best``'s positions against ``best``'s. With
+``--java-games`` as well, the positions are those of the Java solver's own games (each followed
+on our side, its guesses made as it made them) and ``best`` is asked at each of its guesses:
+its guesses against ``best``'s where the Java solver's play leads, not ``best``'s.
+
+    python benchmarks/changed_guesses.py --java build/java/classes --java-games --games 300
 
 The rollouts are saved as they finish, one JSON line per position, in ``--output``; the same
 command again plays only the positions missing. Not part of ``make bench``.
@@ -31,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from arguments import COUNT, JOBS, SEED, Parser, new_file
-from java_solver import JavaSolver
+from java_solver import Driver, JavaSolver, at_java_guesses
 from paired import variant
 from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
@@ -45,29 +50,34 @@ Changed = dict[str, tuple[Cell, Cell]]
 """Per position (as text): ``best``'s guess there and the variant's."""
 
 
-def differing(spec: PlaySpec, seeds: range, java: Path | None = None
-              ) -> tuple[Counter[str], Changed, int]:
+def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
+              java_games: bool = False) -> tuple[Counter[str], Changed, int, int]:
     """Along ``best``'s games of ``seeds``: the positions where the variant of ``spec`` (or the
     Java solver compiled in ``java``) guesses differently (with how often they are met), the
-    two guesses, and how many guesses ``best`` made."""
+    two guesses (``best``'s first), and how many guesses ``best`` made. With ``java_games``,
+    along the Java solver's own games instead, ``best`` asked at each of its guesses; and how
+    many of its games could not be followed (see :func:`java_solver.at_java_guesses`)."""
     met: Counter[str] = Counter()
     changed: Changed = {}
     guesses = 0
-    other = make_strategy(spec.strategy, **dict(spec.options)) if java is None \
+    asked = make_strategy(spec.strategy, **dict(spec.options)) if java is None or java_games \
         else JavaSolver(java)
 
     def seen(position: Position, analysis: Any, move: Move) -> None:
         nonlocal guesses
         guesses += 1
-        moves = other.choose(position, analysis)  # no cell is forced: a guess
+        moves = asked.choose(position, analysis)  # no cell is forced: a guess
         cell = moves[0].cell if moves else move.cell  # nothing to reveal: nothing to compare
         if cell != move.cell:
             text = position.to_text()
             met[text] += 1
-            changed[text] = (move.cell, cell)
+            changed[text] = (cell, move.cell) if java_games else (move.cell, cell)
 
+    if java_games:
+        assert java is not None
+        return met, changed, guesses, at_java_guesses(java, spec, seeds, seen)
     at_best_guesses(spec, seeds, seen)
-    return met, changed, guesses
+    return met, changed, guesses, 0
 
 
 def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int) -> dict:
@@ -103,6 +113,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=JOBS, default=1)
     parser.add_argument("--java", type=Path, default=None, metavar="DIR",
                         help="the variant is the Java solver compiled in DIR (java_solver.py)")
+    parser.add_argument("--java-games", action="store_true",
+                        help="with --java: along its own games, best asked at its guesses")
     parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
@@ -112,10 +124,13 @@ def main(argv: list[str] | None = None) -> None:
         if args.b:
             parser.error("--java and --b: the variant is one or the other")
         try:
-            JavaSolver(args.java)
+            Driver(args.java, "Play" if args.java_games else "Ask")
         except FileNotFoundError as error:
             parser.error(str(error))
-    tag = "java" if args.java is not None else spec.file_tag
+    elif args.java_games:
+        parser.error("--java-games: the Java solver's games need --java DIR")
+    tag = ("java-games" if args.java_games else "java") if args.java is not None \
+        else spec.file_tag
     output = Path(args.output or f"changed-guesses-{tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")
     size = -(-args.games // args.jobs)
@@ -123,14 +138,16 @@ def main(argv: list[str] | None = None) -> None:
               for s in range(args.seed, args.seed + args.games, size)]
     met: Counter[str] = Counter()
     changed: Changed = {}
-    guesses = 0
+    guesses = astray = 0
     try:
         with ProcessPoolExecutor(args.jobs) as pool:
-            for part_met, part_changed, part_guesses in pool.map(
-                    differing, [spec] * len(chunks), chunks, [args.java] * len(chunks)):
+            for part_met, part_changed, part_guesses, part_astray in pool.map(
+                    differing, [spec] * len(chunks), chunks, [args.java] * len(chunks),
+                    [args.java_games] * len(chunks)):
                 met.update(part_met)
                 changed.update(part_changed)
                 guesses += part_guesses
+                astray += part_astray
     except RuntimeError as error:  # the Java solver failed (its message names the position)
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)
@@ -142,6 +159,9 @@ def main(argv: list[str] | None = None) -> None:
     except (OSError, ValueError) as error:
         print(f"error: {error} (to start again, another --output)", file=sys.stderr)
         sys.exit(2)
+    if astray:
+        print(f"{astray} of the Java solver's games could not be followed to the same end on "
+              f"our side: their guesses up to there are counted", file=sys.stderr)
     todo = [text for text in met if text not in done]
     print(f"{len(met)} positions where the guesses differ, {len(todo)} to play out",
           file=sys.stderr)

@@ -23,6 +23,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, wait
 from pathlib import Path
 from typing import Any
@@ -30,8 +31,10 @@ from typing import Any
 from arguments import Parser
 
 from msanalysis.board import Cell
-from msanalysis.play.autoplay import REVEAL, Move
+from msanalysis.game import Game
+from msanalysis.play.autoplay import REVEAL, Move, autoplay
 from msanalysis.play.bench import GameResult, PlaySpec, Summary
+from msanalysis.play.best import BestStrategy
 from msanalysis.position import Position
 from msanalysis.rules import generate
 
@@ -146,7 +149,7 @@ class JavaPlayer:
 
         player = JavaPlayer(Path("build/java/classes"))
         spec = PlaySpec.standard("expert")
-        player.play(spec, 10_000_000)  # GameResult(seed=10000000, won=False, guesses=3, ...)
+        player.play(spec, 10_000_001)  # GameResult(seed=10000001, won=True, guesses=2, ...)
     """
 
     def __init__(self, classes: Path) -> None:
@@ -168,12 +171,57 @@ class JavaPlayer:
         row, column = spec.first_click
         answer = self._driver.ask(f"{spec.width} {spec.height} {column} {row} {mines}",
                                   f"game {seed} of {spec.name}")
+        guessed = tuple((int(row), int(column))  # it answers column, row
+                        for column, row in (guess.split(",") for guess in answer[2:]))
         return GameResult(seed, answer[0] == "won", int(answer[1]),
-                          time.perf_counter() - start, ())
+                          time.perf_counter() - start, guessed)
 
     def close(self) -> None:
         """Stop the Java process."""
         self._driver.close()
+
+
+class _OffScript(Exception):
+    """The Java solver's guesses no longer fit the game followed on our side."""
+
+
+def at_java_guesses(classes: Path, spec: PlaySpec, seeds: Iterable[int],
+                    seen: Callable[[Position, Any, Move], None]) -> int:
+    """Play the Java solver's own games of ``seeds`` and follow each on our side, every forced
+    cell revealed as ``best`` does and every guess the Java solver's, calling ``seen(position,
+    analysis, move)`` at each of its guesses. How many games could not be followed to the same
+    end (a guess of a cell that is not covered on our side, a guess more or fewer, another
+    result): none when both sides reveal exactly the cells that are certain.
+    """
+    player = JavaPlayer(classes)
+    astray = 0
+    try:
+        for seed in seeds:
+            played = player.play(spec, seed)
+            game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
+                                 first_click=spec.first_click, seed=seed), rules=spec.rules)
+            game.reveal(spec.first_click)
+            strategy = BestStrategy()
+            script = iter(played.guessed)
+
+            def scripted(position: Position, analysis: Any, script=script) -> Move:
+                cell = next(script, None)
+                if cell is None or cell not in position.hidden:
+                    raise _OffScript
+                move = Move(REVEAL, cell, guess=True)
+                seen(position, analysis, move)
+                return move
+
+            strategy.guess = scripted  # type: ignore[method-assign]
+            try:
+                ours = autoplay(game, strategy)
+            except _OffScript:
+                astray += 1
+                continue
+            astray += (ours.won, ours.guesses) != (played.won, played.guesses)
+    finally:
+        player.close()
+    return astray
 
 
 def play_games(classes: Path, spec: PlaySpec, seeds: range, jobs: int) -> Summary:

@@ -187,6 +187,8 @@ def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
 
 def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
     for args, says in ((["--java", str(tmp_path)], "no Ask.class there"),
+                       (["--java", str(tmp_path), "--java-games"], "no Play.class there"),
+                       (["--java-games"], "need --java DIR"),
                        (["--java", str(tmp_path), "--b", "margin=0.2"], "one or the other")):
         with pytest.raises(SystemExit) as exit_:
             changed_guesses.main(["--difficulty", "beginner", *args])
@@ -273,6 +275,44 @@ def test_the_java_solver_plays_our_boards_from_our_first_click(tmp_path):
     assert summary.wins == around.count(0) > 0 and not summary.interrupted
     with pytest.raises(RuntimeError, match="failed on game 40 of expert: boom"):
         play_games(tmp_path, PlaySpec.standard("expert", first_click=(3, 1)), range(40, 41), 1)
+
+
+_FAKE_PLAY_ON_A_MINE = """
+import java.io.*;
+public class Play {  // the real driver's protocol; one guess, on the first mine it was given
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+        String line;
+        while ((line = in.readLine()) != null) {
+            String[] p = line.split(" ");
+            int width = Integer.parseInt(p[0]), mine = Integer.parseInt(p[4]);
+            System.out.println("lost 1 " + (mine % width) + "," + (mine / width));
+        }
+    }
+}
+"""
+
+
+@pytest.mark.skipif(shutil.which("javac") is None, reason="needs a JDK")
+def test_the_java_solvers_games_are_followed_to_its_guesses(tmp_path):
+    # A stand-in that guesses the first mine at once: followed on our side, the game is lost at
+    # its first guess, and cannot be followed where best needs no guess at all (a game won).
+    from java_solver import at_java_guesses
+
+    from msanalysis.play.bench import PlaySpec, play_one
+    from msanalysis.rules import generate
+
+    (tmp_path / "Play.java").write_text(_FAKE_PLAY_ON_A_MINE)
+    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Play.java")], check=True)
+    spec = PlaySpec.standard("beginner")
+    seeds = range(0, 30)
+    guessed = []
+    astray = at_java_guesses(tmp_path, spec, seeds,
+                             lambda position, analysis, move: guessed.append(move.cell))
+    no_guess = [seed for seed in seeds if play_one(spec, seed).guesses == 0]
+    assert astray == len(no_guess) and 0 < len(no_guess) < len(seeds)
+    assert guessed == [min(generate(9, 9, 10, first_click=(0, 0), seed=seed).mines)
+                       for seed in seeds if seed not in no_guess]
 
 
 def test_longrun_refuses_a_java_solver_that_is_not_built_or_given_options(tmp_path, capsys):

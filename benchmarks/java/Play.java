@@ -21,8 +21,9 @@ import minesweeper.structure.Location;
  * The Java solver's own whole games on given layouts, for benchmarks/java_solver.py.
  *
  * Reads one game per line, "WIDTH HEIGHT COLUMN ROW MINE MINE ...": the first click's cell and
- * each mine as its index, row * WIDTH + column. Answers one line per game, "won GUESSES",
- * "lost GUESSES", "stuck GUESSES" (no move, or 1,000 rounds without an end) or "error MESSAGE".
+ * each mine as its index, row * WIDTH + column. Answers one line per game: "won", "lost" or
+ * "stuck" (no move, or 1,000 rounds without an end), the number of guesses and each guess as
+ * "COLUMN,ROW", in order; or "error MESSAGE".
  * The game is played as the solver's bulk runs play theirs: one solver for the whole game,
  * asked again after every round of moves, all of a round's moves made in order, with their
  * settings (SMALL_ANALYSIS, one thread, no flags); a move that is not certain is a guess.
@@ -60,13 +61,12 @@ public class Play {
         Solver solver = new Solver(game, settings, false);
         solver.setPlayStyle(PlayStyle.NO_FLAG);
         solver.setBinomialCache(cache);
-        int guesses = 0;
+        StringBuilder guesses = new StringBuilder();
+        int guessed = 0;
         for (int round = 0; round < 1000; round++) {
-            if (game.getGameState() == GameStateModel.WON) {
-                return "won " + guesses;
-            }
-            if (game.getGameState() == GameStateModel.LOST) {
-                return "lost " + guesses;
+            if (game.getGameState() == GameStateModel.WON
+                || game.getGameState() == GameStateModel.LOST) {
+                break;
             }
             solver.start();
             Action[] moves = solver.getResult();
@@ -76,7 +76,8 @@ public class Play {
             for (Action move : moves) {
                 game.doAction(move);
                 if (!move.isCertainty()) {
-                    guesses++;
+                    guessed++;
+                    guesses.append(" ").append(move.x).append(",").append(move.y);
                 }
                 int state = game.getGameState();
                 if (state == GameStateModel.WON || state == GameStateModel.LOST) {
@@ -86,6 +87,6 @@ public class Play {
         }
         int state = game.getGameState();
         return (state == GameStateModel.WON ? "won " : state == GameStateModel.LOST ? "lost "
-                : "stuck ") + guesses;
+                : "stuck ") + guessed + guesses;
     }
 }
