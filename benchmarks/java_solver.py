@@ -198,9 +198,8 @@ def at_java_guesses(classes: Path, spec: PlaySpec, seeds: Iterable[int],
     try:
         for seed in seeds:
             played = player.play(spec, seed)
-            game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
-                                 first_click=spec.first_click, seed=seed), rules=spec.rules)
-            game.reveal(spec.first_click)
+            game = Game.started(spec.width, spec.height, spec.mines, rules=spec.rules,
+                                first_click=spec.first_click, seed=seed)
             strategy = BestStrategy()
             script = iter(played.guessed)
 
