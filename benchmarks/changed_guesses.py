@@ -73,11 +73,13 @@ def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
             met[text] += 1
             changed[text] = (cell, move.cell) if java_games else (move.cell, cell)
 
+    astray = 0
     if java_games:
         assert java is not None
-        return met, changed, guesses, at_java_guesses(java, spec, seeds, seen)
-    at_best_guesses(spec, seeds, seen)
-    return met, changed, guesses, 0
+        astray = at_java_guesses(java, spec, seeds, seen)
+    else:
+        at_best_guesses(spec, seeds, seen)
+    return met, changed, guesses, astray
 
 
 def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int) -> dict:

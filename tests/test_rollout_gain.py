@@ -313,6 +313,11 @@ def test_the_java_solvers_games_are_followed_to_its_guesses(tmp_path):
     assert astray == len(no_guess) and 0 < len(no_guess) < len(seeds)
     assert guessed == [min(generate(9, 9, 10, first_click=(0, 0), seed=seed).mines)
                        for seed in seeds if seed not in no_guess]
+    # changed_guesses --java-games: best asked at each of those guesses, the Java solver's second.
+    met, changed, guesses, astray = changed_guesses.differing(spec, seeds, tmp_path, True)
+    assert (guesses, astray) == (len(guessed), len(no_guess)) and sum(met.values()) <= guesses
+    assert changed and all(theirs in guessed and ours != theirs
+                           for ours, theirs in changed.values())
 
 
 def test_longrun_refuses_a_java_solver_that_is_not_built_or_given_options(tmp_path, capsys):
