@@ -259,8 +259,8 @@ def play_games(classes: Path, spec: PlaySpec, seeds: range, jobs: int) -> Summar
 
 
 def build(directory: Path) -> Path:
-    """Clone the solver into ``directory/src`` at :data:`COMMIT` and compile it with the
-    driver into ``directory/classes``; the classes' directory."""
+    """Clone the solver into ``directory/src`` at :data:`COMMIT` and compile it with our
+    drivers into ``directory/classes``; the classes' directory."""
     source, classes = directory / "src", directory / "classes"
     if not source.exists():
         subprocess.run(["git", "clone", "--quiet", REPOSITORY, str(source)], check=True)

@@ -47,8 +47,8 @@ ROWS = {  # row: (difficulty, rules)
 }
 
 
-def results_file(row: str, player: str, seed: int) -> Path:
-    return RESULTS / f"longrun-{row}-{player}-seed{seed}.jsonl"
+def results_file(row: str, tag: str, seed: int) -> Path:
+    return RESULTS / f"longrun-{row}-{tag}-seed{seed}.jsonl"
 
 
 def summarize(chunks: list[dict]) -> str:
@@ -124,8 +124,10 @@ def main(argv: list[str] | None = None) -> None:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)
     other = None if args.against is None else read_chunks(args.against)
-    player = "java" if args.java is not None else spec.file_tag
-    path = results_file(args.row, player, args.seed)
+    # Named, recorded and printed as the Java solver, or as the strategy and its options.
+    tag, strategy, who = ("java", "java", "the Java solver") if args.java is not None \
+        else (spec.file_tag, args.strategy, spec.variant)
+    path = results_file(args.row, tag, args.seed)
     done = read_chunks(path) if path.exists() else []
     finished = {c["seeds"][0] for c in done}
     start = time.perf_counter()
@@ -149,8 +151,7 @@ def main(argv: list[str] | None = None) -> None:
                  "wins": summary.wins, "median_ms": round(summary.median_ms, 2),
                  "mean_ms": round(summary.mean_ms, 2), "seconds": round(summary.seconds, 1),
                  "mean_guesses": round(summary.mean_guesses, 4), "jobs": args.jobs,
-                 "strategy": "java" if args.java is not None else args.strategy,
-                 "options": {k: repr(v) for k, v in options.items()}}
+                 "strategy": strategy, "options": {k: repr(v) for k, v in options.items()}}
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("a") as out:
             out.write(json.dumps(chunk) + "\n")
@@ -158,7 +159,6 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  seeds {first}..{first + games - 1}: {summary.wins}/{summary.games}; "
               f"so far {summarize(done)}", file=sys.stderr, flush=True)
     if done:
-        who = "the Java solver" if args.java is not None else spec.variant
         print(f"{args.row}, {who}: {summarize(done)} ({path.name})")
         if other is not None:
             print(f"against {args.against.name}: {compare(done, other)}")

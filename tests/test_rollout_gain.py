@@ -197,6 +197,12 @@ def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsy
         assert says in err
 
 
+def _compile(directory, name, source):
+    """A stand-in Java driver compiled into ``directory``, as the real one's build would be."""
+    (directory / f"{name}.java").write_text(source)
+    subprocess.run(["javac", "-d", str(directory), str(directory / f"{name}.java")], check=True)
+
+
 _FAKE_ASK = """
 import java.io.*;
 public class Ask {  // the real driver's protocol; answers the last hidden cell of the last row
@@ -221,8 +227,7 @@ def test_the_java_solver_is_asked_in_columns_and_rows(tmp_path):
     # A stand-in driver speaking Ask.java's protocol: the answer comes back as (row, column).
     from java_solver import JavaSolver
 
-    (tmp_path / "Ask.java").write_text(_FAKE_ASK)
-    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Ask.java")], check=True)
+    _compile(tmp_path, "Ask", _FAKE_ASK)
     solver = JavaSolver(tmp_path)
     moves = solver.choose(Position.from_text("mines: 1\n1???\n1??1"))
     assert [(m.cell, m.guess) for m in moves] == [((1, 2), True)] and solver.method == "FAKE"
@@ -265,8 +270,7 @@ def test_the_java_solver_plays_our_boards_from_our_first_click(tmp_path):
     from msanalysis.play.bench import PlaySpec
     from msanalysis.rules import generate
 
-    (tmp_path / "Play.java").write_text(_FAKE_PLAY)
-    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Play.java")], check=True)
+    _compile(tmp_path, "Play", _FAKE_PLAY)
     spec = PlaySpec.standard("expert", first_click=(3, 7))
     summary = play_games(tmp_path, spec, range(40, 52), jobs=2)
     around = [sum((3 + dr, 7 + dc) in generate(30, 16, 99, first_click=(3, 7), seed=seed).mines
@@ -302,8 +306,7 @@ def test_the_java_solvers_games_are_followed_to_its_guesses(tmp_path):
     from msanalysis.play.bench import PlaySpec, play_one
     from msanalysis.rules import generate
 
-    (tmp_path / "Play.java").write_text(_FAKE_PLAY_ON_A_MINE)
-    subprocess.run(["javac", "-d", str(tmp_path), str(tmp_path / "Play.java")], check=True)
+    _compile(tmp_path, "Play", _FAKE_PLAY_ON_A_MINE)
     spec = PlaySpec.standard("beginner")
     seeds = range(0, 30)
     guessed = []
