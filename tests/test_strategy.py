@@ -390,6 +390,35 @@ def test_best_ranked_puts_its_guess_first(position):
     assert {c for c, _ in ranked} >= set(best.considered(position, analysis))
 
 
+def _expert_corners(free: tuple[int, int] | None = None) -> Position:
+    """Expert with a 1 in every corner but ``free``, the rest hidden."""
+    rows = [list("?" * 30) for _ in range(16)]
+    for row, col in ((0, 0), (0, 29), (15, 0), (15, 29)):
+        if (row, col) != free:
+            rows[row][col] = "1"
+    return Position.from_text("mines: 99\n" + "\n".join("".join(row) for row in rows))
+
+
+def test_best_takes_sea_cells_beside_the_frontier_once_no_corner_is_free():
+    # With a 1 in each corner the sea cells two steps from one (beside its frontier) look best
+    # ahead: a number there shares cells with the corner's 1. While a corner is free they are
+    # not asked: the corner is guessed.
+    position = _expert_corners()
+    analysis = analyze(position)
+    beside = {(0, 2), (1, 2), (2, 2), (2, 1), (2, 0)}  # those of the corner (0, 0)
+    edge = BestStrategy(near_sea=0)
+    assert not beside & set(edge.considered(position, analysis))
+    near = BestStrategy()
+    assert beside <= set(near.considered(position, analysis))
+    ranked = dict(near.ranked(position, analysis))
+    guess = near.guess(position, analysis).cell
+    assert guess == (0, 2) and ranked[guess] > ranked[edge.guess(position, analysis).cell]
+    with_corner = _expert_corners(free=(15, 29))
+    analysis = analyze(with_corner)
+    assert not beside & set(near.considered(with_corner, analysis))
+    assert near.guess(with_corner, analysis).cell == (15, 29)
+
+
 def test_best_plays_beginner_games_reproducibly():
     results = [_replay("best", seed) for seed in range(4)]
     assert results == [_replay("best", seed) for seed in range(4)]
@@ -517,6 +546,7 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"endgame_layouts": 10**6}, "endgame_layouts is a whole number from 0 to 100,000"),
     ({"drawn_layouts": 0}, "drawn_layouts is a whole number from 1 to 100,000, got 0"),
     ({"endgame_nodes": 10**8}, "endgame_nodes is a whole number from 1 to 10,000,000"),
+    ({"near_sea": -1}, "near_sea is a whole number from 0 up, got -1"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)

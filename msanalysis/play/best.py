@@ -107,9 +107,11 @@ class BestStrategy(ForcedFirst):
        guessed now, the one the look ahead of step 4 values most: the guess has to be made
        some time, and sooner its number tells more.
     3. Otherwise the candidates are the unknown cells whose exact mine probability is within
-       ``margin`` of the lowest: the ``candidates`` safest frontier cells, and the
+       ``margin`` of the lowest: the ``candidates`` safest frontier cells, the
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one
-       probability; corners and edges come first).
+       probability; corners and edges come first), and once no corner is left in the sea the
+       ``near_sea`` sea cells beside the frontier most likely to open one (their number joins
+       a frontier clue's cells, so it often makes progress, which step 4 counts).
     4. For each, :class:`~msanalysis.play.outlook.Outlook` counts exactly, for each number the cell
        may show, how many layouts show it, whether some other cell then becomes safe
        (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
@@ -138,6 +140,16 @@ class BestStrategy(ForcedFirst):
         the guess (56 of 18,916 guesses in 6,000 expert games from a corner), the guess won 1.8%
         more (+-0.4) played out on the same layouts, better in 39 positions and worse in 15;
         the extra ones are mostly dropped at once by the quick estimate, so it costs no time.
+    near_sea : int
+        How many sea cells beside the frontier join the candidates once no corner is left in the
+        sea (0: none). Where 30 changed the guess (273 of 9,793 guesses in 3,000 expert games
+        from a corner, mostly the first guess after all four corners show a number: a cell
+        beside a corner's frontier instead of one further along the edge), the guess won 1.6%
+        more played out on the same layouts, better in 127 positions and worse in 46; on
+        intermediate 72 of 2,565 in 2,000 games, 2.3% more (+-0.6), 39 better and 13 worse; with
+        an opening 6 of 2,266, none on beginner. While a corner is free they are left out: the
+        look ahead would prefer them to the corner, which played out wins as often or more
+        (docs/PLAY-STUDIES.md).
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
@@ -193,11 +205,12 @@ class BestStrategy(ForcedFirst):
                  endgame_nodes: int = 300_000, fifty_fifty: bool = True,
                  blend: float = 0.25, quick_look: bool = True, book: str | None = None,
                  drawn_endgame: int = 100_000, drawn_layouts: int = 1000,
-                 unavoidable: bool = True) -> None:
+                 unavoidable: bool = True, near_sea: int = 30) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
         sea_candidates = as_count(sea_candidates, "sea_candidates", 0)
+        near_sea = as_count(near_sea, "near_sea", 0)
         endgame_layouts = as_count(endgame_layouts, "endgame_layouts", 0, _MOST_LAYOUTS)
         endgame_nodes = as_count(endgame_nodes, "endgame_nodes", 1, _MOST_NODES)
         drawn_endgame = as_count(drawn_endgame, "drawn_endgame", 0)
@@ -214,13 +227,15 @@ class BestStrategy(ForcedFirst):
         self.drawn_endgame = drawn_endgame
         self.drawn_layouts = drawn_layouts
         self.unavoidable = unavoidable
+        self.near_sea = near_sea
         if book is not None and not isinstance(book, str):
             raise WrongType(f"book is the name of a shipped book or a book file's path, got "
                             f"{book!r}")
         self.book = None if book is None else _book(book)
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
-                         fifty_fifty, blend, explain, drawn_endgame, drawn_layouts, unavoidable)
+                         fifty_fifty, blend, explain, drawn_endgame, drawn_layouts, unavoidable,
+                         near_sea)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
@@ -345,22 +360,30 @@ class BestStrategy(ForcedFirst):
         return Move(REVEAL, cell, guess=True, explanation=explanation)
 
     def _candidates(self, analysis: Any, risks: _Risks) -> list[Cell]:
-        """Step 3: the safest frontier cells, and the sea cells most likely to open a cascade.
+        """Step 3: the safest frontier cells, the sea cells most likely to open a cascade, and
+        once no corner is free those of them beside the frontier.
 
         Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
-        in safest first. With ``sea_candidates=0`` and the sea safest by more than the margin,
+        in safest first. With no sea candidates and the sea safest by more than the margin,
         the safest cell (row-major among equals) is the one candidate.
         """
         eligible = risks.unknown & (risks.probabilities <= risks.lowest + self.margin + 1e-12)
         sea = np.zeros_like(eligible)
         for cell in analysis.constraints.sea:
             sea[cell] = True
-        picked = []
-        for mask, key, limit in ((eligible & ~sea, risks.probabilities, self.candidates),
-                                 (eligible & sea, -risks.estimate, self.sea_candidates)):
+        picked: list[Cell] = []
+        groups = [(eligible & ~sea, risks.probabilities, self.candidates),
+                  (eligible & sea, -risks.estimate, self.sea_candidates)]
+        height, width = sea.shape
+        corner_free = any(sea[row, col] for row in (0, height - 1) for col in (0, width - 1))
+        if self.near_sea and not corner_free:
+            beside = _beside(risks.unknown & ~sea)  # next to a frontier cell
+            groups.append((eligible & sea & beside, -risks.estimate, self.near_sea))
+        for mask, key, limit in groups:
             rows, cols = np.nonzero(mask)
             order = np.lexsort((cols, rows, key[rows, cols]))[:limit]
-            picked += [(int(rows[i]), int(cols[i])) for i in order.tolist()]
+            picked += [cell for i in order.tolist()
+                       if (cell := (int(rows[i]), int(cols[i]))) not in picked]
         if not picked:  # the safest cells are in the sea and none are asked for: a guess is due
             rows, cols = np.nonzero(eligible)
             first = np.lexsort((cols, rows, risks.probabilities[rows, cols]))[0]
@@ -496,6 +519,17 @@ def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
 def _book(name: str) -> OpeningBook:
     """A shipped book by name, else a book file (read once per process)."""
     return OpeningBook.named(name) if name in BOOKS else OpeningBook.load(name)
+
+
+def _beside(mask: np.ndarray) -> np.ndarray:
+    """The cells next to a cell of ``mask`` (a boolean array)."""
+    height, width = mask.shape
+    padded = np.zeros((height + 2, width + 2), dtype=bool)
+    padded[1:-1, 1:-1] = mask
+    near = np.zeros_like(mask)
+    for dr, dc in _OFFSETS:
+        near |= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
+    return near
 
 
 def _neighbour_product(values: np.ndarray) -> np.ndarray:
