@@ -281,7 +281,8 @@ class BestStrategy(ForcedFirst):
 
     def considered(self, position: Position, analysis: Any) -> list[Cell]:
         """The cells step 3 picks for the look ahead (frontier cells safest first, then sea
-        cells most likely to open a cascade), when no cell is forced safe."""
+        cells most likely to open a cascade, and once no corner is free those beside the
+        frontier), when no cell is forced safe."""
         return self._candidates(analysis, _Risks.of(position, analysis))
 
     def ranked(self, position: Position, analysis: Any) -> list[tuple[Cell, float]]:
@@ -361,7 +362,7 @@ class BestStrategy(ForcedFirst):
 
     def _candidates(self, analysis: Any, risks: _Risks) -> list[Cell]:
         """Step 3: the safest frontier cells, the sea cells most likely to open a cascade, and
-        once no corner is free those of them beside the frontier.
+        once no corner is free the sea cells beside the frontier most likely to open one.
 
         Sea cells are many and alike: the quick estimate picks a few of them; frontier cells go
         in safest first. With no sea candidates and the sea safest by more than the margin,
