@@ -20,7 +20,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from msanalysis.board import Cell, as_count
+from msanalysis.board import Cell, as_count, neighbour_counts
 from msanalysis.errors import AnalysisTooHard, InvalidInput, WrongType, as_real, check_flag
 from msanalysis.play.autoplay import REVEAL, Move
 from msanalysis.play.book import BOOKS, OpeningBook
@@ -378,7 +378,7 @@ class BestStrategy(ForcedFirst):
         height, width = sea.shape
         corner_free = any(sea[row, col] for row in (0, height - 1) for col in (0, width - 1))
         if self.near_sea and not corner_free:
-            beside = _beside(risks.unknown & ~sea)  # next to a frontier cell
+            beside = neighbour_counts(risks.unknown & ~sea) > 0  # next to a frontier cell
             groups.append((eligible & sea & beside, -risks.estimate, self.near_sea))
         for mask, key, limit in groups:
             rows, cols = np.nonzero(mask)
@@ -520,17 +520,6 @@ def _look_ahead(outlook: Outlook, risks: _Risks, cell: Cell,
 def _book(name: str) -> OpeningBook:
     """A shipped book by name, else a book file (read once per process)."""
     return OpeningBook.named(name) if name in BOOKS else OpeningBook.load(name)
-
-
-def _beside(mask: np.ndarray) -> np.ndarray:
-    """The cells next to a cell of ``mask`` (a boolean array)."""
-    height, width = mask.shape
-    padded = np.zeros((height + 2, width + 2), dtype=bool)
-    padded[1:-1, 1:-1] = mask
-    near = np.zeros_like(mask)
-    for dr, dc in _OFFSETS:
-        near |= padded[1 + dr:1 + dr + height, 1 + dc:1 + dc + width]
-    return near
 
 
 def _neighbour_product(values: np.ndarray) -> np.ndarray:
