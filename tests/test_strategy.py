@@ -547,6 +547,7 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"drawn_layouts": 0}, "drawn_layouts is a whole number from 1 to 100,000, got 0"),
     ({"endgame_nodes": 10**8}, "endgame_nodes is a whole number from 1 to 10,000,000"),
     ({"near_sea": -1}, "near_sea is a whole number from 0 up, got -1"),
+    ({"defer_regions": "yes"}, "defer_regions is True or False, got 'yes'"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)
