@@ -4,33 +4,21 @@ together with the rest of any other that gives it as many mines."""
 import numpy as np
 import pytest
 
+from analysed import analysed_positions
 from msanalysis.analysis import analyze
-from msanalysis.errors import InconsistentPosition
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.regions import left_for_last, regions
-from msanalysis.position import FLAG, HIDDEN, Position
-from reference import all_layouts, game_positions
+from msanalysis.position import HIDDEN, Position
+from reference import all_layouts
 
 
 def _open(position, analysis):
     return (position.states == HIDDEN) & (np.array(analysis.probabilities) < 1)
 
 
-def _positions():
-    found = []
-    for position in game_positions(3000, start=11000, max_unknown=12):
-        if position.total_mines is None or (position.states == FLAG).any():
-            continue
-        try:
-            analysis = analyze(position)
-        except InconsistentPosition:  # a lost game's shown mine may leave no layout
-            continue
-        if analysis.solutions and len(regions(analysis, _open(position, analysis))) > 1:
-            found.append((position, analysis))
-    return found
-
-
-POSITIONS = _positions()
+POSITIONS = analysed_positions(
+    3000, start=11000,
+    keep=lambda position, analysis: len(regions(analysis, _open(position, analysis))) > 1)
 
 
 def test_positions_with_several_regions_are_met():

@@ -5,30 +5,16 @@ import itertools
 
 import pytest
 
+from analysed import analysed_positions
 from msanalysis.analysis import analyze
-from msanalysis.errors import InconsistentPosition
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.endgame import Endgame
 from msanalysis.play.unavoidable import unavoidable_cells, unavoidable_structures
-from msanalysis.position import FLAG, Position
-from reference import all_layouts, game_positions
+from msanalysis.position import Position
+from reference import all_layouts
 
-
-def _positions():
-    found = []
-    for position in game_positions(5000, start=7000, max_unknown=12):
-        if position.total_mines is None or (position.states == FLAG).any():
-            continue
-        try:
-            analysis = analyze(position)
-        except InconsistentPosition:  # a lost game's shown mine may leave no layout
-            continue
-        if analysis.solutions and unavoidable_structures(analysis):
-            found.append((position, analysis))
-    return found
-
-
-POSITIONS = _positions()
+POSITIONS = analysed_positions(
+    5000, start=7000, keep=lambda _, analysis: bool(unavoidable_structures(analysis)))
 
 
 def test_structures_are_met():
