@@ -115,7 +115,9 @@ class BestStrategy(ForcedFirst):
        ``sea_candidates`` sea cells most likely to open a cascade (they all share one
        probability; corners and edges come first), and once no corner is left in the sea the
        ``near_sea`` sea cells beside the frontier most likely to open one (their number joins
-       a frontier clue's cells, so it often makes progress, which step 4 counts).
+       a frontier clue's cells, so it often makes progress, which step 4 counts). With
+       ``defer_regions``, the cells of every region but the largest (cells no click elsewhere
+       can inform) are left for last.
     4. For each, :class:`~msanalysis.play.outlook.Outlook` counts exactly, for each number the cell
        may show, how many layouts show it, whether some other cell then becomes safe
        (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
