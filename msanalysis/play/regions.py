@@ -16,11 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Cell
+from msanalysis.board import Cell, label_regions
 
 __all__ = ["left_for_last", "regions"]
-
-_FORWARD = ((0, 1), (1, -1), (1, 0), (1, 1))  # each pair of touching cells once
 
 
 def regions(analysis: Any, unknown: np.ndarray) -> list[list[Cell]]:
@@ -49,29 +47,14 @@ def regions(analysis: Any, unknown: np.ndarray) -> list[list[Cell]]:
     >>> regions(a, (p.states == HIDDEN) & (np.array(a.probabilities) < 1))
     [[(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)], [(0, 0), (0, 1)]]
     """
-    cells = [(int(r), int(c)) for r, c in zip(*np.nonzero(unknown))]
-    parent = {cell: cell for cell in cells}
-
-    def root(cell: Cell) -> Cell:
-        while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]  # halve the path as it is walked
-            cell = parent[cell]
-        return cell
-
-    def join(a: Cell, b: Cell) -> None:
-        parent[root(a)] = root(b)
-
-    for r, c in cells:
-        for dr, dc in _FORWARD:
-            if (r + dr, c + dc) in parent:
-                join((r, c), (r + dr, c + dc))
-    for component in analysis.constraints.components:
-        members = [cell for cell in component.cells if cell in parent]
-        for cell in members[1:]:
-            join(members[0], cell)
-    grouped: dict[Cell, list[Cell]] = {}
-    for cell in cells:  # row-major, so each region's cells are too
-        grouped.setdefault(root(cell), []).append(cell)
+    labels, _ = label_regions(unknown)  # cells that touch
+    for component in analysis.constraints.components:  # cells that numbers tie
+        tied = {int(labels[cell]) for cell in component.cells if unknown[cell]}
+        if len(tied) > 1:
+            labels[np.isin(labels, list(tied))] = min(tied)
+    grouped: dict[int, list[Cell]] = {}
+    for r, c in zip(*np.nonzero(unknown)):  # row-major, so each region's cells are too
+        grouped.setdefault(int(labels[r, c]), []).append((int(r), int(c)))
     return sorted(grouped.values(), key=lambda region: (-len(region), region[0]))
 
 
