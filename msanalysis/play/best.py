@@ -116,8 +116,8 @@ class BestStrategy(ForcedFirst):
        probability; corners and edges come first), and once no corner is left in the sea the
        ``near_sea`` sea cells beside the frontier most likely to open one (their number joins
        a frontier clue's cells, so it often makes progress, which step 4 counts). With
-       ``defer_regions``, the cells of every region but the largest (cells no click elsewhere
-       can inform) are left for last.
+       ``defer_regions`` (the default), the cells of every region but the largest (cells no
+       click elsewhere can inform) are left for last.
     4. For each, :class:`~msanalysis.play.outlook.Outlook` counts exactly, for each number the cell
        may show, how many layouts show it, whether some other cell then becomes safe
        (*progress*), and otherwise how safe the next guess is (the safest cell, blended with the
@@ -163,7 +163,8 @@ class BestStrategy(ForcedFirst):
         rest is solved. Where it changed the guess (39 of 4,348 guesses in 2,000 expert games
         with an opening, 22 of 6,257 in 2,000 from a corner), the guess won 0.43% (+-0.20) and
         0.82% (+-0.32) more played out on the same layouts, better in 40 positions and worse
-        in 15: about a game in 11,000. Off until the rows are played with it.
+        in 15: about a game in 11,000 (the rows of 200,000 games played with it and without:
+        docs/PLAY-STUDIES.md, "The rows, default by default").
     endgame_layouts, endgame_nodes : int
         The most layouts for the exact endgame search, and its budget of sets of layouts
         solved: at most 100,000 and 10,000,000, since the search's tables grow with both (a
@@ -220,7 +221,7 @@ class BestStrategy(ForcedFirst):
                  blend: float = 0.25, quick_look: bool = True, book: str | None = None,
                  drawn_endgame: int = 100_000, drawn_layouts: int = 1000,
                  unavoidable: bool = True, near_sea: int = 30,
-                 defer_regions: bool = False) -> None:
+                 defer_regions: bool = True) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
