@@ -82,3 +82,7 @@ def test_best_leaves_a_walled_off_corner_for_last():
     assert set(regions(analysis, _open(position, analysis))[-1]) == corner
     assert BestStrategy(defer_regions=False).guess(position, analysis).cell in corner
     assert BestStrategy().guess(position, analysis).cell == (4, 20)
+    # The candidates the look ahead is shown (considered, ranked) leave the corner out too.
+    best = BestStrategy()
+    assert not corner & set(best.considered(position, analysis))
+    assert not corner & {cell for cell, _ in best.ranked(position, analysis)}

@@ -79,12 +79,13 @@ class _Risks:
     the safest cell now."""
 
     @classmethod
-    def of(cls, position: Position, analysis: Any, later: np.ndarray | None = None) -> _Risks:
-        """The risks of a position; cells in ``later`` are not to be guessed now."""
+    def of(cls, position: Position, analysis: Any, defer_regions: bool = False) -> _Risks:
+        """The risks of a position; with ``defer_regions``, the cells of every region but the
+        largest (:func:`~msanalysis.play.regions.left_for_last`) are not to be guessed now."""
         probabilities = np.array(analysis.probabilities)
         unknown = (position.states == HIDDEN) & (probabilities < 1)
-        if later is not None:
-            unknown &= ~later
+        if defer_regions:  # the largest region always keeps its cells
+            unknown &= ~left_for_last(analysis, unknown)
         safe = np.where(np.isnan(probabilities), 1.0, 1.0 - probabilities)
         zero = safe * _neighbour_product(safe)
         quick = np.where(unknown, zero / np.maximum(safe, 1e-300), 0.0)
@@ -301,7 +302,7 @@ class BestStrategy(ForcedFirst):
         """The cells step 3 picks for the look ahead (frontier cells safest first, then sea
         cells most likely to open a cascade, and once no corner is free those beside the
         frontier), when no cell is forced safe."""
-        return self._candidates(analysis, _Risks.of(position, analysis))
+        return self._candidates(analysis, _Risks.of(position, analysis, self.defer_regions))
 
     def ranked(self, position: Position, analysis: Any) -> list[tuple[Cell, float]]:
         """Every candidate of steps 3-5 with its value, best first: what the look ahead makes
@@ -329,11 +330,7 @@ class BestStrategy(ForcedFirst):
     def _picked(self, position: Position, analysis: Any
                 ) -> tuple[_Risks, list[Cell], dict[Cell, float]]:
         """Steps 3 and 5: the risks, the candidates and their 50/50 bonus factors."""
-        risks = _Risks.of(position, analysis)
-        if self.defer_regions:
-            later = left_for_last(analysis, risks.unknown)
-            if later.any():  # the largest region always has a cell left
-                risks = _Risks.of(position, analysis, later)
+        risks = _Risks.of(position, analysis, self.defer_regions)
         picked = self._candidates(analysis, risks)
         bonus = self._fifty_fifty_bonus(analysis, risks, picked) if self.fifty_fifty else {}
         return risks, picked, bonus
