@@ -548,6 +548,7 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"endgame_nodes": 10**8}, "endgame_nodes is a whole number from 1 to 10,000,000"),
     ({"near_sea": -1}, "near_sea is a whole number from 0 up, got -1"),
     ({"defer_regions": "yes"}, "defer_regions is True or False, got 'yes'"),
+    ({"block_missing": 2}, "block_missing is a whole number from 0 to 1, got 2"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)

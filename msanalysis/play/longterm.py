@@ -10,8 +10,8 @@ Such a *formation* is a risk already taken: in the layouts where it forms and a 
 holds the mine, a player who leaves X for later dies there half the time anyway. A guess at X
 now is cheaper than its mine probability says. :class:`LongTermRisk` counts, exactly, the
 layouts in which X holds the mine of a formation that needs at most one more mine beyond the
-known ones (the only ones likely enough to matter), and credits them to X and to the cell
-whose mine would complete it (its *enabler*).
+known ones (the only ones likely enough to matter; a block, by default, none), and credits them
+to X and, for a pair, to the cell whose mine would complete it (its *enabler*).
 
 The idea and its weight come from JSMinesweeper's "50/50 influence"; the counts here are our
 exact counts of the position with the formation's mines fixed
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Cell
+from msanalysis.board import Cell, as_count
 from msanalysis.errors import check_type
 from msanalysis.position import HIDDEN
 
@@ -40,6 +40,9 @@ class LongTermRisk:
     ----------
     analysis : Analysis
         A counted analysis of a position with a known mine count.
+    block_missing : int
+        How many corners of a 2x2 block may still be unknown (0 or 1); a pair may always wait
+        for one mine beyond it. The layouts counted hold mines at all of them.
 
     Examples
     --------
@@ -54,7 +57,7 @@ class LongTermRisk:
     (1, 1, 2)
     """
 
-    def __init__(self, analysis: Any) -> None:
+    def __init__(self, analysis: Any, block_missing: int = 0) -> None:
         check_type(analysis, Analysis, "LongTermRisk", "analyze(position) makes one")
         self.analysis = analysis
         position = analysis.constraints.position
@@ -71,7 +74,8 @@ class LongTermRisk:
         if self.remaining is not None:
             self.remaining -= sum(1 for c in analysis.forced_mines if states[c] == HIDDEN)
         self._tallies: dict[frozenset[Cell], int] = {}
-        self.cells = _formation_cells(self.hidden, self.revealed)
+        self.block_missing = as_count(block_missing, "block_missing", 0, 1)
+        self.cells = _formation_cells(self.hidden, self.revealed, self.block_missing)
 
     # -- formations ---------------------------------------------------------------------------
 
@@ -90,8 +94,8 @@ class LongTermRisk:
                 return None  # a number there tells the cells apart
             if not self.known[cell]:
                 missing.append(cell)
-        # A pair may wait for one more mine beyond it; a block's corners must all be mines.
-        allowed, own_mines = (1, 1) if len(cells) == 2 else (0, 2)
+        # A pair may wait for one more mine beyond it; a block for block_missing.
+        allowed, own_mines = (1, 1) if len(cells) == 2 else (self.block_missing, 2)
         if len(missing) > allowed or (self.remaining is not None
                                       and len(missing) + own_mines > self.remaining):
             return None
@@ -118,8 +122,9 @@ class LongTermRisk:
             for c0 in (c - 1, c):
                 block = ((r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1))
                 corners = [(r0 - 1, c0 - 1), (r0 - 1, c0 + 2), (r0 + 2, c0 - 1), (r0 + 2, c0 + 2)]
-                if cell in block and self._formation(block, corners) is not None:
-                    found.append((block, cell, []))
+                missing = self._formation(block, corners) if cell in block else None
+                if missing is not None:
+                    found.append((block, cell, missing))
         return found
 
     def _pairs_near(self, r: int, c: int) -> Iterator[tuple[tuple[Cell, ...], list[Cell]]]:
@@ -188,12 +193,14 @@ class LongTermRisk:
         return int(min(pairs + block, mines, solutions - mines))
 
 
-def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
+def _formation_cells(hidden: np.ndarray, revealed: np.ndarray,
+                     block_missing: int = 0) -> np.ndarray:
     """Cells that may play in a formation: a quick filter before any counting.
 
     A cell qualifies when it belongs to a pair (or 2x2 block) of hidden cells none of whose
-    outer cells is revealed and at most one (none, for a block) is hidden and not a known mine,
-    or when it is that one outer cell. Off the board counts as a known mine.
+    outer cells is revealed and at most one (``block_missing``, for a block) is hidden and not
+    a known mine, or when it is a pair's one such outer cell. Off the board counts as a known
+    mine.
 
     Each grid is one integer, a bit per cell of the board framed by two rows and columns of
     nothing (so that shifts by up to two rows or columns never wrap onto the board): a look at
@@ -232,12 +239,17 @@ def _formation_cells(hidden: np.ndarray, revealed: np.ndarray) -> np.ndarray:
         pair = board & away(hidden_bits, ar, ac) & away(hidden_bits, br, bc) & ~seen & ~twice
         for dr, dc in (*cells, *outer):
             marked |= back(pair & away(hidden_bits, dr, dc), dr, dc)
-    # 2x2 blocks whose four diagonal corners are neither revealed nor hidden.
+    # 2x2 blocks whose four diagonal corners are not revealed, at most block_missing hidden.
     block = board
     for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
         block &= away(hidden_bits, dr, dc)
+    once = twice = 0
     for dr, dc in ((-1, -1), (-1, 2), (2, -1), (2, 2)):
-        block &= ~(away(shown, dr, dc) | away(hidden_bits, dr, dc))
+        block &= ~away(shown, dr, dc)
+        here = away(hidden_bits, dr, dc)
+        twice |= once & here
+        once |= here
+    block &= ~(twice if block_missing else once)
     for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
         marked |= back(block, dr, dc)
     data = (marked & board).to_bytes((height + 4) * stride // 8, "little")
