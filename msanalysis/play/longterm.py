@@ -225,16 +225,23 @@ def _formation_cells(hidden: np.ndarray, revealed: np.ndarray,
         return x << shift if shift >= 0 else x >> -shift
 
     board, hidden_bits, shown = bits(np.ones_like(hidden)), bits(hidden), bits(revealed)
-    marked = 0
-    # Pairs side by side, then one above the other: the three cells beyond each end.
-    for cells, outer in ((((0, 0), (0, 1)), [(d, e) for e in (-1, 2) for d in (-1, 0, 1)]),
-                         (((0, 0), (1, 0)), [(e, d) for e in (-1, 2) for d in (-1, 0, 1)])):
+
+    def outer_cells(outer: list[tuple[int, int]]) -> tuple[int, int, int]:
+        """Bit of each cell set when, of the cells at these offsets, one is revealed; one or
+        more are hidden; two or more are hidden."""
         seen = once = twice = 0
         for dr, dc in outer:
             seen |= away(shown, dr, dc)
             here = away(hidden_bits, dr, dc)
             twice |= once & here
             once |= here
+        return seen, once, twice
+
+    marked = 0
+    # Pairs side by side, then one above the other: the three cells beyond each end.
+    for cells, outer in ((((0, 0), (0, 1)), [(d, e) for e in (-1, 2) for d in (-1, 0, 1)]),
+                         (((0, 0), (1, 0)), [(e, d) for e in (-1, 2) for d in (-1, 0, 1)])):
+        seen, _, twice = outer_cells(outer)
         (ar, ac), (br, bc) = cells
         pair = board & away(hidden_bits, ar, ac) & away(hidden_bits, br, bc) & ~seen & ~twice
         for dr, dc in (*cells, *outer):
@@ -243,13 +250,8 @@ def _formation_cells(hidden: np.ndarray, revealed: np.ndarray,
     block = board
     for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
         block &= away(hidden_bits, dr, dc)
-    once = twice = 0
-    for dr, dc in ((-1, -1), (-1, 2), (2, -1), (2, 2)):
-        block &= ~away(shown, dr, dc)
-        here = away(hidden_bits, dr, dc)
-        twice |= once & here
-        once |= here
-    block &= ~(twice if block_missing else once)
+    seen, once, twice = outer_cells([(-1, -1), (-1, 2), (2, -1), (2, 2)])
+    block &= ~seen & ~(twice if block_missing else once)
     for dr, dc in ((0, 0), (0, 1), (1, 0), (1, 1)):
         marked |= back(block, dr, dc)
     data = (marked & board).to_bytes((height + 4) * stride // 8, "little")
