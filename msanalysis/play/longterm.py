@@ -118,11 +118,11 @@ class LongTermRisk:
                 found.append((pair_cells, cell, missing))
             elif missing == [cell]:
                 found.append((pair_cells, None, missing))
-        for r0 in (r - 1, r):
+        for r0 in (r - 1, r):  # the four 2x2 blocks that hold the cell
             for c0 in (c - 1, c):
                 block = ((r0, c0), (r0, c0 + 1), (r0 + 1, c0), (r0 + 1, c0 + 1))
                 corners = [(r0 - 1, c0 - 1), (r0 - 1, c0 + 2), (r0 + 2, c0 - 1), (r0 + 2, c0 + 2)]
-                missing = self._formation(block, corners) if cell in block else None
+                missing = self._formation(block, corners)
                 if missing is not None:
                     found.append((block, cell, missing))
         return found
