@@ -15,6 +15,11 @@ variant's own play after it, and positions only the variant reaches, are not cou
 
     python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
 
+``--a`` gives ``best`` itself options (it plays the games and the rollouts with them): a
+variant measured against another, not against the default.
+
+    python benchmarks/changed_guesses.py --a block_missing=1 --b block_missing=2 --games 2000
+
 With ``--java DIR`` the variant is the Java solver instead, compiled in ``DIR`` (see
 ``java_solver.py``): its guess in each of ``best``'s positions against ``best``'s. With
 ``--java-games`` as well, the positions are those of the Java solver's own games (each followed
@@ -51,12 +56,14 @@ Changed = dict[str, tuple[Cell, Cell]]
 
 
 def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
-              java_games: bool = False) -> tuple[Counter[str], Changed, int, int]:
-    """Along ``best``'s games of ``seeds``: the positions where the variant of ``spec`` (or the
-    Java solver compiled in ``java``) guesses differently (with how often they are met), the
-    two guesses (``best``'s first), and how many guesses ``best`` made. With ``java_games``,
-    along the Java solver's own games instead, ``best`` asked at each of its guesses; and how
-    many of its games could not be followed (see :func:`java_solver.at_java_guesses`)."""
+              java_games: bool = False, options: dict[str, Any] | None = None,
+              ) -> tuple[Counter[str], Changed, int, int]:
+    """Along ``best``'s games of ``seeds`` (with ``options``, its defaults if None): the
+    positions where the variant of ``spec`` (or the Java solver compiled in ``java``) guesses
+    differently (with how often they are met), the two guesses (``best``'s first), and how many
+    guesses ``best`` made. With ``java_games``, along the Java solver's own games instead,
+    ``best`` asked at each of its guesses; and how many of its games could not be followed (see
+    :func:`java_solver.at_java_guesses`)."""
     met: Counter[str] = Counter()
     changed: Changed = {}
     guesses = 0
@@ -78,15 +85,16 @@ def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
         assert java is not None
         astray = at_java_guesses(java, spec, seeds, seen)
     else:
-        at_best_guesses(spec, seeds, seen)
+        at_best_guesses(spec, seeds, seen, options)
     return met, changed, guesses, astray
 
 
-def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int) -> dict:
-    """Both guesses of one position played out (``best``'s first)."""
+def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int,
+             options: dict[str, Any] | None = None) -> dict:
+    """Both guesses of one position played out (``best``'s first; ``best`` with ``options``)."""
     position = Position.from_text(text)
     return {"position": text, "guesses": [list(c) for c in cells],
-            "outcomes": played_out(position, list(cells), layouts, seed)}
+            "outcomes": played_out(position, list(cells), layouts, seed, options)}
 
 
 def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> None:
@@ -107,6 +115,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
     parser.add_argument("--rules", default="safe-cell", help="the first-click rule")
+    parser.add_argument("--a", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="best's own options (its games and rollouts)")
     parser.add_argument("--b", nargs="*", default=[], metavar="NAME=VALUE",
                         help="the variant's options")
     parser.add_argument("--games", type=COUNT, default=1000)
@@ -122,9 +132,14 @@ def main(argv: list[str] | None = None) -> None:
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     args = parser.parse_args(argv)
     spec = variant(args.b, args.difficulty, args.rules)
+    base = variant(args.a, args.difficulty, args.rules) if args.a else None
+    if base is not None and base.strategy != "best":
+        parser.error("--a: best is the one played; give it options only")
     if args.java is not None:
         if args.b:
             parser.error("--java and --b: the variant is one or the other")
+        if args.a:
+            parser.error("--java and --a: the Java solver is played against best's defaults")
         try:
             Driver(args.java, "Play" if args.java_games else "Ask")
         except FileNotFoundError as error:
@@ -132,7 +147,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.java_games:
         parser.error("--java-games: the Java solver's games need --java DIR")
     tag = ("java-games" if args.java_games else "java") if args.java is not None \
-        else spec.file_tag
+        else spec.file_tag if base is None else f"{spec.file_tag}-against-{base.file_tag}"
+    options = None if base is None else dict(base.options)
     output = Path(args.output or f"changed-guesses-{tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")
     size = -(-args.games // args.jobs)
@@ -145,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             for part_met, part_changed, part_guesses, part_astray in pool.map(
                     differing, [spec] * len(chunks), chunks, [args.java] * len(chunks),
-                    [args.java_games] * len(chunks)):
+                    [args.java_games] * len(chunks), [options] * len(chunks)):
                 met.update(part_met)
                 changed.update(part_changed)
                 guesses += part_guesses
@@ -171,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{guesses} guesses in {args.games} games; the variant guesses as best does "
               f"at every one")
         return
-    calls = [(text, changed[text], args.layouts, args.seed) for text in todo]
+    calls = [(text, changed[text], args.layouts, args.seed, options) for text in todo]
     for item in play_and_save(output, args.jobs, play_out, calls):
         done[item["position"]] = item
     report([done[text] for text in met], met, args.games, guesses)

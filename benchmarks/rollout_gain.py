@@ -37,8 +37,9 @@ import math
 import random
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -58,14 +59,15 @@ from msanalysis.sampling import LayoutSampler
 
 
 def at_best_guesses(spec: PlaySpec, seeds: Iterable[int],
-                    seen: Callable[[Position, Any, Move], None]) -> None:
-    """Play ``best``'s games of ``seeds`` and call ``seen(position, analysis, move)`` at each
-    of its guesses."""
+                    seen: Callable[[Position, Any, Move], None],
+                    options: Mapping[str, Any] | None = None) -> None:
+    """Play ``best``'s games of ``seeds`` (with ``options``, its defaults if None) and call
+    ``seen(position, analysis, move)`` at each of its guesses."""
     for seed in seeds:
         game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
                              first_click=spec.first_click, seed=seed), rules=spec.rules)
         game.reveal(spec.first_click)
-        strategy = BestStrategy()
+        strategy = BestStrategy(**(options or {}))
         guess = strategy.guess
 
         def watched(position: Position, analysis: Any, guess=guess) -> Move:
@@ -153,19 +155,15 @@ def play_and_save(output: Path, jobs: int, play: Callable[..., dict],
             yield item
 
 
-def _strategy():  # module level, so that worker processes can use it
-    return make_strategy("best")
-
-
 def played_out(position: Position, cells: list[tuple[int, int]], layouts: int,
-               seed: int) -> list[str]:
-    """Each cell revealed first and the game played out by ``best`` on the same ``layouts``
-    layouts drawn from the position (seeded by ``seed`` and the position): one string per cell,
-    ``1`` for a layout won."""
+               seed: int, options: Mapping[str, Any] | None = None) -> list[str]:
+    """Each cell revealed first and the game played out by ``best`` (with ``options``) on the
+    same ``layouts`` layouts drawn from the position (seeded by ``seed`` and the position): one
+    string per cell, ``1`` for a layout won."""
     sampler = LayoutSampler(build(position))
     rng = random.Random(f"{seed}/{position.to_text()}")
     drawn = [sampler.draw(rng) for _ in range(layouts)]
-    won = rollouts(position, cells, _strategy, drawn)
+    won = rollouts(position, cells, partial(make_strategy, "best", **(options or {})), drawn)
     return ["".join("1" if w else "0" for w in row) for row in won.tolist()]
 
 

@@ -185,11 +185,36 @@ def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
     assert exit_.value.code == 2 and capsys.readouterr().err.startswith("error: ")
 
 
+def test_changed_guesses_against_a_variant_plays_that_variant(tmp_path, capsys):
+    # best with only its safest frontier cell as a candidate plays the games and the rollouts;
+    # the variant is best's default.
+    output = tmp_path / "against.jsonl"
+    narrow = {"candidates": 1, "sea_candidates": 0}
+    changed_guesses.main(["--difficulty", "beginner", "--a", "candidates=1", "sea_candidates=0",
+                          "--games", "12", "--seed", "5", "--layouts", "20",
+                          "--output", str(output)])
+    assert "the variant guesses differently at" in capsys.readouterr().out
+    for item in map(json.loads, output.read_text().splitlines()):
+        position = Position.from_text(item["position"])
+        base, other = map(tuple, item["guesses"])
+        assert BestStrategy(**narrow).guess(position, analyze(position)).cell == base
+        assert BestStrategy().guess(position, analyze(position)).cell == other
+    # The same options on both sides: nothing differs.
+    changed_guesses.main(["--difficulty", "beginner", "--a", "candidates=1", "sea_candidates=0",
+                          "--b", "candidates=1", "sea_candidates=0", "--games", "12", "--seed",
+                          "5", "--output", str(tmp_path / "same.jsonl")])
+    assert "the variant guesses as best does at every one" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_:
+        changed_guesses.main(["--difficulty", "beginner", "--a", "strategy=paper"])
+    assert exit_.value.code == 2 and "give it options only" in capsys.readouterr().err
+
+
 def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
     for args, says in ((["--java", str(tmp_path)], "no Ask.class there"),
                        (["--java", str(tmp_path), "--java-games"], "no Play.class there"),
                        (["--java-games"], "need --java DIR"),
-                       (["--java", str(tmp_path), "--b", "margin=0.2"], "one or the other")):
+                       (["--java", str(tmp_path), "--b", "margin=0.2"], "one or the other"),
+                       (["--java", str(tmp_path), "--a", "margin=0.2"], "best's defaults")):
         with pytest.raises(SystemExit) as exit_:
             changed_guesses.main(["--difficulty", "beginner", *args])
         err = capsys.readouterr().err
