@@ -146,8 +146,10 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(str(error))
     elif args.java_games:
         parser.error("--java-games: the Java solver's games need --java DIR")
-    tag = ("java-games" if args.java_games else "java") if args.java is not None \
-        else spec.file_tag if base is None else f"{spec.file_tag}-against-{base.file_tag}"
+    if args.java is not None:
+        tag = "java-games" if args.java_games else "java"
+    else:
+        tag = spec.file_tag if base is None else f"{spec.file_tag}-against-{base.file_tag}"
     options = None if base is None else dict(base.options)
     output = Path(args.output or f"changed-guesses-{tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")
