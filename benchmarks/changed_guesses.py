@@ -11,7 +11,16 @@ position counted as often as met), the sign test over the positions (won more on
 variant's side, or fewer), and what that comes to per game.
 
 That is the worth of one deviation, the variant's guess followed by ``best``'s play: the
-variant's own play after it, and positions only the variant reaches, are not counted.
+variant's own play after it, and positions only the variant reaches, are not counted (a game's
+first deviation is met as the variant meets it; its later ones are not).
+
+``--variant-games`` walks the variant's own games instead and asks ``best`` at each of their
+guesses; the rollouts are still ``best``'s. Summed along the variant's games, those differences
+are in expectation exactly the variant's win rate minus ``best``'s, later deviations included
+(the performance difference lemma: a policy's value minus another's is the other's advantage
+of the first one's moves, summed along the first one's own games).
+
+    python benchmarks/changed_guesses.py --b block_missing=1 --variant-games --games 2000
 
     python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
 
@@ -56,19 +65,24 @@ Changed = dict[str, tuple[Cell, Cell]]
 
 
 def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
-              java_games: bool = False, options: dict[str, Any] | None = None,
+              own_games: bool = False, options: dict[str, Any] | None = None,
               ) -> tuple[Counter[str], Changed, int, int]:
     """Along ``best``'s games of ``seeds`` (with ``options``, its defaults if None): the
     positions where the variant of ``spec`` (or the Java solver compiled in ``java``) guesses
     differently (with how often they are met), the two guesses (``best``'s first), and how many
-    guesses ``best`` made. With ``java_games``, along the Java solver's own games instead,
-    ``best`` asked at each of its guesses; and how many of its games could not be followed (see
+    guesses were made. With ``own_games``, along the variant's own games instead (the Java
+    solver's, or ``best``'s with ``spec``'s options), ``best`` asked at each of their guesses;
+    and how many of the Java solver's games could not be followed (see
     :func:`java_solver.at_java_guesses`)."""
     met: Counter[str] = Counter()
     changed: Changed = {}
     guesses = 0
-    asked = make_strategy(spec.strategy, **dict(spec.options)) if java is None or java_games \
-        else JavaSolver(java)
+    if own_games:
+        asked: Any = make_strategy("best", **(options or {}))
+    elif java is None:
+        asked = make_strategy(spec.strategy, **dict(spec.options))
+    else:
+        asked = JavaSolver(java)
 
     def seen(position: Position, analysis: Any, move: Move) -> None:
         nonlocal guesses
@@ -78,12 +92,13 @@ def differing(spec: PlaySpec, seeds: range, java: Path | None = None,
         if cell != move.cell:
             text = position.to_text()
             met[text] += 1
-            changed[text] = (cell, move.cell) if java_games else (move.cell, cell)
+            changed[text] = (cell, move.cell) if own_games else (move.cell, cell)
 
     astray = 0
-    if java_games:
-        assert java is not None
+    if own_games and java is not None:
         astray = at_java_guesses(java, spec, seeds, seen)
+    elif own_games:
+        at_best_guesses(spec, seeds, seen, dict(spec.options))
     else:
         at_best_guesses(spec, seeds, seen, options)
     return met, changed, guesses, astray
@@ -127,6 +142,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="the variant is the Java solver compiled in DIR (java_solver.py)")
     parser.add_argument("--java-games", action="store_true",
                         help="with --java: along its own games, best asked at its guesses")
+    parser.add_argument("--variant-games", action="store_true",
+                        help="along the games of best with --b's options, best (with --a's) "
+                             "asked at their guesses")
     parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
@@ -135,6 +153,8 @@ def main(argv: list[str] | None = None) -> None:
     base = variant(args.a, args.difficulty, args.rules) if args.a else None
     if base is not None and base.strategy != "best":
         parser.error("--a: best is the one played; give it options only")
+    if args.variant_games and args.java is not None:
+        parser.error("--variant-games and --java: the Java solver's own games are --java-games")
     if args.java is not None:
         if args.b:
             parser.error("--java and --b: the variant is one or the other")
@@ -146,10 +166,14 @@ def main(argv: list[str] | None = None) -> None:
             parser.error(str(error))
     elif args.java_games:
         parser.error("--java-games: the Java solver's games need --java DIR")
+    if args.variant_games and spec.strategy != "best":
+        parser.error("--variant-games: the variant's games are best's, with --b's options")
     if args.java is not None:
         tag = "java-games" if args.java_games else "java"
     else:
         tag = spec.file_tag if base is None else f"{spec.file_tag}-against-{base.file_tag}"
+        if args.variant_games:
+            tag += "-games"
     options = None if base is None else dict(base.options)
     output = Path(args.output or f"changed-guesses-{tag}-{spec.name}-{args.rules}-"
                                  f"seed{args.seed}.jsonl")
@@ -163,7 +187,8 @@ def main(argv: list[str] | None = None) -> None:
         with ProcessPoolExecutor(args.jobs) as pool:
             for part_met, part_changed, part_guesses, part_astray in pool.map(
                     differing, [spec] * len(chunks), chunks, [args.java] * len(chunks),
-                    [args.java_games] * len(chunks), [options] * len(chunks)):
+                    [args.java_games or args.variant_games] * len(chunks),
+                    [options] * len(chunks)):
                 met.update(part_met)
                 changed.update(part_changed)
                 guesses += part_guesses

@@ -16,6 +16,7 @@ import rollout_fit
 import rollout_gain
 
 from msanalysis.analysis import analyze
+from msanalysis.play.bench import PlaySpec
 from msanalysis.play.best import BestStrategy
 from msanalysis.position import Position
 
@@ -65,7 +66,6 @@ def test_a_small_run_saves_its_rollouts_and_plays_only_what_is_missing(tmp_path,
 
 
 def test_with_an_opening_the_positions_start_from_the_opening_first_click():
-    from msanalysis.play.bench import PlaySpec
 
     # With an opening, beginner guesses outside the endgame searches in a few games in a hundred.
     met = rollout_gain.guess_positions(PlaySpec.standard("beginner", rules="safe-opening"),
@@ -209,6 +209,34 @@ def test_changed_guesses_against_a_variant_plays_that_variant(tmp_path, capsys):
     assert exit_.value.code == 2 and "give it options only" in capsys.readouterr().err
 
 
+def test_changed_guesses_along_the_variants_own_games(tmp_path, capsys):
+    # The narrow variant plays the games; best's default is asked at each of its guesses.
+    output = tmp_path / "own.jsonl"
+    narrow = {"candidates": 1, "sea_candidates": 0}
+    changed_guesses.main(["--difficulty", "beginner", "--b", "candidates=1", "sea_candidates=0",
+                          "--variant-games", "--games", "12", "--seed", "5", "--layouts", "20",
+                          "--output", str(output)])
+    assert "the variant guesses differently at" in capsys.readouterr().out
+    spec = PlaySpec.standard("beginner")
+    reached: set[str] = set()
+    rollout_gain.at_best_guesses(spec, range(5, 17),
+                                 lambda position, *_: reached.add(position.to_text()), narrow)
+    items = [json.loads(line) for line in output.read_text().splitlines()]
+    assert items
+    for item in items:
+        assert item["position"] in reached  # a position of the variant's own games
+        position = Position.from_text(item["position"])
+        base, other = map(tuple, item["guesses"])
+        assert BestStrategy().guess(position, analyze(position)).cell == base
+        assert BestStrategy(**narrow).guess(position, analyze(position)).cell == other
+    for args, says in ((["--java", str(tmp_path)], "are --java-games"),
+                       (["--b", "strategy=paper"], "the variant's games are best's")):
+        with pytest.raises(SystemExit) as exit_:
+            changed_guesses.main(["--difficulty", "beginner", "--variant-games", *args])
+        err = capsys.readouterr().err
+        assert exit_.value.code == 2 and err.startswith("error: ") and says in err
+
+
 def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
     for args, says in ((["--java", str(tmp_path)], "no Ask.class there"),
                        (["--java", str(tmp_path), "--java-games"], "no Play.class there"),
@@ -292,7 +320,6 @@ def test_the_java_solver_plays_our_boards_from_our_first_click(tmp_path):
     # the first click, which must be those of the board play_one plays.
     from java_solver import play_games
 
-    from msanalysis.play.bench import PlaySpec
     from msanalysis.rules import generate
 
     _compile(tmp_path, "Play", _FAKE_PLAY)
