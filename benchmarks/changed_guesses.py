@@ -14,6 +14,8 @@ That is the worth of one deviation, the variant's guess followed by ``best``'s p
 variant's own play after it, and positions only the variant reaches, are not counted (a game's
 first deviation is met as the variant meets it; its later ones are not).
 
+    python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
+
 ``--variant-games`` walks the variant's own games instead and asks ``best`` at each of their
 guesses; the rollouts are still ``best``'s. Summed along the variant's games, those differences
 are in expectation exactly the variant's win rate minus ``best``'s, later deviations included
@@ -21,8 +23,6 @@ are in expectation exactly the variant's win rate minus ``best``'s, later deviat
 of the first one's moves, summed along the first one's own games).
 
     python benchmarks/changed_guesses.py --b block_missing=1 --variant-games --games 2000
-
-    python benchmarks/changed_guesses.py --b margin=0.2 --games 1000 --seed 900000 --jobs 2
 
 ``--a`` gives ``best`` itself options (it plays the games and the rollouts with them): a
 variant measured against another, not against the default.
