@@ -16,9 +16,10 @@ demo: $(STAMP)
 	$(BIN)/msanalysis analyze puzzles/positions/expert-midgame.txt --explain 0,9
 
 # Unit tests, the docstring examples of the package and the README (pyproject.toml's pytest
-# settings), and every notebook (nbmake), spread over every core (pytest-xdist).
+# settings), and every notebook (nbmake), spread over every core (pytest-xdist), each file on
+# one worker in order (the README's examples build on one another).
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto tests msanalysis README.md --nbmake $(wildcard notebooks/*.ipynb)
+	$(BIN)/python -m pytest -n auto --dist loadfile tests msanalysis README.md --nbmake $(wildcard notebooks/*.ipynb)
 
 # Ruff's rules and mypy's types (their settings are in pyproject.toml).
 lint: $(STAMP)
