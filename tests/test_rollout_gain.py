@@ -66,7 +66,6 @@ def test_a_small_run_saves_its_rollouts_and_plays_only_what_is_missing(tmp_path,
 
 
 def test_with_an_opening_the_positions_start_from_the_opening_first_click():
-
     # With an opening, beginner guesses outside the endgame searches in a few games in a hundred.
     met = rollout_gain.guess_positions(PlaySpec.standard("beginner", rules="safe-opening"),
                                        200, 5)
@@ -355,7 +354,7 @@ def test_the_java_solvers_games_are_followed_to_its_guesses(tmp_path):
     # its first guess, and cannot be followed where best needs no guess at all (a game won).
     from java_solver import at_java_guesses
 
-    from msanalysis.play.bench import PlaySpec, play_one
+    from msanalysis.play.bench import play_one
     from msanalysis.rules import generate
 
     _compile(tmp_path, "Play", _FAKE_PLAY_ON_A_MINE)
@@ -392,7 +391,7 @@ def test_losses_sorts_every_guess_and_every_lost_game():
     # to the kind of its last guess, so the tallies add up to what the games say.
     import losses
 
-    from msanalysis.play.bench import PlaySpec, play_one
+    from msanalysis.play.bench import play_one
 
     won, guesses, lost = losses.tally("beginner", 40, 7)
     played = [play_one(PlaySpec.standard("beginner"), seed) for seed in range(7, 47)]
