@@ -37,12 +37,18 @@ its guesses against ``best``'s where the Java solver's play leads, not ``best``'
 
     python benchmarks/changed_guesses.py --java build/java/classes --java-games --games 300
 
+``--by-kind`` then sorts the positions by kind (:func:`kind_of`: the first guess, the opening,
+the endgame searches, and past them whether ``best``'s look ahead values the variant's cell as
+its own guess, lower, or not at all) and prints the same figures for each kind: where a
+variant's gain or loss lies.
+
 The rollouts are saved as they finish, one JSON line per position, in ``--output``; the same
 command again plays only the positions missing. Not part of ``make bench``.
 """
 
 from __future__ import annotations
 
+import math
 import sys
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
@@ -54,10 +60,13 @@ from java_solver import Driver, JavaSolver, at_java_guesses
 from paired import variant
 from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
 
+from msanalysis.analysis import analyze
 from msanalysis.board import Cell
 from msanalysis.play.autoplay import Move
 from msanalysis.play.bench import Paired, PlaySpec
+from msanalysis.play.best import BestStrategy
 from msanalysis.play.strategies import make_strategy
+from msanalysis.play.unavoidable import unavoidable_cells
 from msanalysis.position import Position
 
 Changed = dict[str, tuple[Cell, Cell]]
@@ -126,6 +135,88 @@ def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> No
     print(f"  per game: {mean * sum(weights) / games:+.3%}")
 
 
+NEAR = 0.002
+"""How close the look ahead's values of two cells are for :func:`kind_of` to call them equal
+(the studies' "ties", docs/PLAY-STUDIES.md)."""
+
+
+def kinds(best: BestStrategy) -> list[str]:
+    """The kinds of position :func:`kind_of` tells apart, in the order it tells them."""
+    return ["the first guess (one cell revealed)",
+            "every other",
+            "in the opening (more than 5/6 of the cells hidden)",
+            f"past it, exact endgames (at most {best.endgame_layouts:,} layouts)",
+            f"past it, {best.endgame_layouts:,} to {best.drawn_endgame:,} layouts (the search "
+            f"on drawn layouts)",
+            f"past it, more than {best.drawn_endgame:,} layouts",
+            "of those, best's guess an unavoidable one",
+            f"of those, a cell the look ahead values within {NEAR} of best's guess",
+            f"of those, a cell the look ahead values lower by {NEAR} or more",
+            "of those, a cell the look ahead does not consider"]
+
+
+def kind_of(text: str, cells: tuple[Cell, Cell], best: BestStrategy) -> tuple[str, ...]:
+    """The kind of a position where ``best``'s guess and the variant's differ (``cells``, in
+    that order), from the broadest to the narrowest (see :func:`kinds`).
+
+    The first guess (one cell revealed: a game from a safe corner whose click showed a number);
+    in the opening (more than 5/6 of the cells hidden); past it by the layouts left: ``best``'s
+    exact endgame, its search on drawn layouts, or more, where its guess is an unavoidable one or
+    its look ahead (:meth:`~msanalysis.play.best.BestStrategy.ranked`) values the variant's
+    cell within :data:`NEAR` of its guess, lower, or does not consider it.
+
+    Examples
+    --------
+    >>> p = "mines: 10\\n1" + "?" * 8 + "\\n" + "\\n".join(["?" * 9] * 8)
+    >>> kind_of(p, ((0, 8), (8, 8)), BestStrategy())
+    ('the first guess (one cell revealed)',)
+    """
+    names = kinds(best)
+    position = Position.from_text(text)
+    hidden, cells_in_all = len(position.hidden), position.shape[0] * position.shape[1]
+    if cells_in_all - hidden == 1:
+        return (names[0],)
+    if hidden * 6 > cells_in_all * 5:
+        return (names[1], names[2])
+    analysis = analyze(position)
+    search = best.endgame_search(analysis.solutions)
+    if search is not None:
+        return (names[1], names[3] if search == "exact" else names[4])
+    if best.unavoidable and unavoidable_cells(analysis):
+        return (names[1], names[5], names[6])
+    values = dict(best.ranked(position, analysis))
+    own, other = values.get(cells[0]), values.get(cells[1])
+    if other is None:
+        return (names[1], names[5], names[9])
+    if own is None or own - other < NEAR:  # own None: best's guess is not a look ahead's
+        return (names[1], names[5], names[7])
+    return (names[1], names[5], names[8])
+
+
+def report_by_kind(items: list[dict], met: Counter[str], games: int,
+                   best: BestStrategy) -> None:
+    """The figures of :func:`report` for each kind of position (:func:`kind_of`), every kind
+    under the broader one it belongs to."""
+    groups: dict[tuple[str, ...], list[dict]] = {}
+    for item in items:
+        (row, col), (other_row, other_col) = item["guesses"]
+        kind = kind_of(item["position"], ((row, col), (other_row, other_col)), best)
+        for depth in range(1, len(kind) + 1):
+            groups.setdefault(kind[:depth], []).append(item)
+    order = kinds(best)
+    print("by kind of position: positions (guesses), the variant's guess minus best's per "
+          "changed guess, won more / fewer, per game")
+    for kind in sorted(groups, key=lambda k: [order.index(part) for part in k]):
+        chosen = groups[kind]
+        weights = [met[item["position"]] for item in chosen]
+        diffs = [difference(*item["outcomes"])[0] for item in chosen]
+        mean, se = weighted(diffs, weights)
+        more, fewer = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+        spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
+        print(f"  {'  ' * (len(kind) - 1)}{kind[-1]}: {len(chosen)} ({sum(weights)}), "
+              f"{mean:+.2%}{spread}, {more} / {fewer}, {mean * sum(weights) / games:+.3%} a game")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = Parser(description=__doc__.split("\n")[0])
     parser.add_argument("--difficulty", default="expert", help="beginner, intermediate or expert")
@@ -148,6 +239,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--output", type=new_file, default=None,
                         help="the rollouts, one JSON line per position (default "
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
+    parser.add_argument("--by-kind", action="store_true",
+                        help="the figures again for each kind of position (kind_of)")
     args = parser.parse_args(argv)
     spec = variant(args.b, args.difficulty, args.rules)
     base = variant(args.a, args.difficulty, args.rules) if args.a else None
@@ -218,6 +311,9 @@ def main(argv: list[str] | None = None) -> None:
     for item in play_and_save(output, args.jobs, play_out, calls):
         done[item["position"]] = item
     report([done[text] for text in met], met, args.games, guesses)
+    if args.by_kind:
+        report_by_kind([done[text] for text in met], met, args.games,
+                       BestStrategy(**(options or {})))
 
 
 if __name__ == "__main__":

@@ -236,6 +236,35 @@ def test_changed_guesses_along_the_variants_own_games(tmp_path, capsys):
         assert exit_.value.code == 2 and err.startswith("error: ") and says in err
 
 
+def test_changed_guesses_by_kind_sorts_every_position_once_under_its_broader_kind(tmp_path,
+                                                                                capsys):
+    best = BestStrategy()
+    names = changed_guesses.kinds(best)
+    opening = "mines: 10\n11" + "?" * 7 + "\n" + "\n".join(["?" * 9] * 8)
+    assert changed_guesses.kind_of(opening, ((8, 8), (0, 8)), best) == (names[1], names[2])
+    assert changed_guesses.kind_of("mines: 1\n??\n11", ((0, 0), (0, 1)), best) == \
+        (names[1], names[3])
+    # 60 games of a variant with one candidate: positions of every depth of kind.
+    changed_guesses.main(["--difficulty", "beginner", "--b", "candidates=1", "sea_candidates=0",
+                          "near_sea=0", "--games", "60", "--seed", "5", "--layouts", "10",
+                          "--by-kind", "--output", str(tmp_path / "kinds.jsonl")])
+    out = capsys.readouterr().out
+    total = int(re.search(r"\((\d+) positions\)", out).group(1))
+    rows = re.findall(r"^(  +)(.+?): (\d+) \((\d+)\), ", out.split("by kind")[1], re.M)
+    assert rows and {name for _, name, _, _ in rows} <= set(names)
+    tree = [(len(indent) // 2, int(positions)) for indent, _, positions, _ in rows]
+    assert max(depth for depth, _ in tree) == 3
+    assert sum(n for depth, n in tree if depth == 1) == total
+    for i, (depth, n) in enumerate(tree):  # a kind's positions are its narrower kinds' together
+        below = []
+        for deeper, m in tree[i + 1:]:
+            if deeper <= depth:
+                break
+            if deeper == depth + 1:
+                below.append(m)
+        assert not below or sum(below) == n
+
+
 def test_changed_guesses_refuses_a_java_solver_that_is_not_built(tmp_path, capsys):
     for args, says in ((["--java", str(tmp_path)], "no Ask.class there"),
                        (["--java", str(tmp_path), "--java-games"], "no Play.class there"),
