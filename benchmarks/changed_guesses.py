@@ -55,6 +55,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+import losses
 from arguments import COUNT, JOBS, SEED, Parser, new_file
 from java_solver import Driver, JavaSolver, at_java_guesses
 from paired import variant
@@ -176,12 +177,11 @@ def kind_of(text: str, cells: tuple[Cell, Cell], best: BestStrategy) -> tuple[st
     hidden, cells_in_all = len(position.hidden), position.shape[0] * position.shape[1]
     if cells_in_all - hidden == 1:
         return (names[0],)
-    if hidden * 6 > cells_in_all * 5:
-        return (names[1], names[2])
     analysis = analyze(position)
-    search = best.endgame_search(analysis.solutions)
-    if search is not None:
-        return (names[1], names[3] if search == "exact" else names[4])
+    # The opening and the endgame searches as losses.py tells them; its two kinds between are one.
+    phase = losses.KINDS.index(losses.kind(hidden, cells_in_all, analysis.solutions, best))
+    if phase < 3:
+        return (names[1], names[2 + phase])
     if best.unavoidable and unavoidable_cells(analysis):
         return (names[1], names[5], names[6])
     values = dict(best.ranked(position, analysis))
