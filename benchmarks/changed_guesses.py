@@ -122,18 +122,25 @@ def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int,
             "outcomes": played_out(position, list(cells), layouts, seed, options)}
 
 
-def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> None:
+def figures(items: list[dict], met: Counter[str]) -> tuple[int, float, float, int, int]:
+    """Over the positions ``items``: the guesses met there, the variant's guess minus
+    ``best``'s per changed guess and its standard error, and the positions where it won more
+    and fewer."""
     weights = [met[item["position"]] for item in items]
-    print(f"{guesses} guesses in {games} games; the variant guesses differently at "
-          f"{sum(weights)} of them ({len(items)} positions), "
-          f"{len(items[0]['outcomes'][0])} layouts each")
     diffs = [difference(*item["outcomes"])[0] for item in items]
     mean, se = weighted(diffs, weights)
-    more, fewer = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+    return sum(weights), mean, se, sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+
+
+def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> None:
+    changed, mean, se, more, fewer = figures(items, met)
+    print(f"{guesses} guesses in {games} games; the variant guesses differently at "
+          f"{changed} of them ({len(items)} positions), "
+          f"{len(items[0]['outcomes'][0])} layouts each")
     p = Paired(len(items), 0, 0, fewer, more).p_value
     print(f"  the variant's guess minus best's: {mean:+.2%} (+- {se:.2%}) per changed guess; "
           f"it won more in {more} positions, fewer in {fewer} (sign test p = {p:.3f})")
-    print(f"  per game: {mean * sum(weights) / games:+.3%}")
+    print(f"  per game: {mean * changed / games:+.3%}")
 
 
 NEAR = 0.002
@@ -207,14 +214,10 @@ def report_by_kind(items: list[dict], met: Counter[str], games: int,
     print("by kind of position: positions (guesses), the variant's guess minus best's per "
           "changed guess, won more / fewer, per game")
     for kind in sorted(groups, key=lambda k: [order.index(part) for part in k]):
-        chosen = groups[kind]
-        weights = [met[item["position"]] for item in chosen]
-        diffs = [difference(*item["outcomes"])[0] for item in chosen]
-        mean, se = weighted(diffs, weights)
-        more, fewer = sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
+        changed, mean, se, more, fewer = figures(groups[kind], met)
         spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
-        print(f"  {'  ' * (len(kind) - 1)}{kind[-1]}: {len(chosen)} ({sum(weights)}), "
-              f"{mean:+.2%}{spread}, {more} / {fewer}, {mean * sum(weights) / games:+.3%} a game")
+        print(f"  {'  ' * (len(kind) - 1)}{kind[-1]}: {len(groups[kind])} ({changed}), "
+              f"{mean:+.2%}{spread}, {more} / {fewer}, {mean * changed / games:+.3%} a game")
 
 
 def main(argv: list[str] | None = None) -> None:
