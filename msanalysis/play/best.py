@@ -192,8 +192,9 @@ class BestStrategy(ForcedFirst):
         waits for one more mine count as the pair does. Where 1 changed the guess (206 of
         4,480 guesses in 2,000 expert games with an opening), the guess won 0.64% (+-0.20) more
         played out on the same layouts, better in 119 positions and worse in 78; from a corner
-        (338 of 6,515) +0.16% (+-0.21), 142 against 141 (docs/PLAY-STUDIES.md, "A 2x2 block
-        that waits for one corner").
+        (338 of 6,515) +0.16% (+-0.21), 142 against 141. On the expert row's 200,000 boards
+        with an opening it won 7 games fewer than 0, so 0 stays the default
+        (docs/PLAY-STUDIES.md, "A 2x2 block that waits for one corner").
     blend : float
         How much the second safest next guess counts beside the safest one in step 4 (see
         :meth:`msanalysis.play.outlook.Outlook.outcomes`); 0 counts the safest only. The default
