@@ -223,6 +223,39 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
     assert exact >= 20
 
 
+def test_outlook_counts_a_lone_safe_cell_as_the_next_guess_like_brute_force():
+    # With lone_safe, a reveal after which exactly one cell is safe is worth that cell blended
+    # with the safest cell left, 1 - (0 + b r) / (1 + b); with two or more safe, 1 as before.
+    # Exact where the reveal touches every component (as for the blend above).
+    lone_cells = 0
+    for position in GUESSES:
+        reference = enumerate_layouts(position)
+        analysis = analyze(position)
+        plain, lone = Outlook(analysis, blend=0.25), Outlook(analysis, blend=0.25, lone_safe=True)
+        components = [set(component.cells) for component in analysis.constraints.components]
+        sea = set(analysis.constraints.sea)
+        for cell in reference.unknown:
+            if reference.mines[cell] == reference.solutions:
+                continue
+            near = {cell, *neighbours(cell, *position.states.shape)}
+            if not all(near & component for component in components):
+                continue
+            for before, outcome in zip(plain.outcomes(cell), lone.outcomes(cell), strict=True):
+                assert before[:3] == outcome[:3]
+                number, _, progress, safety = outcome
+                states = position.states.copy()
+                states[cell] = number
+                after = enumerate_layouts(Position(states, position.total_mines))
+                if not progress or len(after.forced_safe) > 1:
+                    assert safety == before.safety
+                elif not after.forced_safe & sea:
+                    lone_cells += 1
+                    r = min(after.probability(c) for c in after.unknown
+                            if c not in after.forced_safe)
+                    assert safety == pytest.approx(float(1 - r / 5)), (cell, number)
+    assert lone_cells >= 10
+
+
 def test_endgame_on_a_fifty_fifty():
     analysis = analyze(Position.from_text("mines: 1\n??\n11"))
     cell, chance = Endgame(analysis, 1000).best()
@@ -549,6 +582,7 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"near_sea": -1}, "near_sea is a whole number from 0 up, got -1"),
     ({"defer_regions": "yes"}, "defer_regions is True or False, got 'yes'"),
     ({"block_missing": 2}, "block_missing is a whole number from 0 to 1, got 2"),
+    ({"lone_safe": "1"}, "lone_safe is True or False, got '1'"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)
@@ -560,7 +594,7 @@ def test_best_refuses_options_it_cannot_play_with(option, message):
     {"candidates": 1, "sea_candidates": 0},
     {"sea_candidates": 0, "margin": 0.0, "fifty_fifty": False},
     {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0},
-    {"drawn_layouts": 1, "endgame_nodes": 1},
+    {"drawn_layouts": 1, "endgame_nodes": 1, "lone_safe": True},
 ])
 def test_best_plays_whole_games_at_the_ends_of_its_options(options):
     # Each guess is a hidden cell that may be safe, whatever the options: sea_candidates=0 once

@@ -199,6 +199,12 @@ class BestStrategy(ForcedFirst):
         How much the second safest next guess counts beside the safest one in step 4 (see
         :meth:`msanalysis.play.outlook.Outlook.outcomes`); 0 counts the safest only. The default
         0.25 is JSMinesweeper's 4:1.
+    lone_safe : bool
+        In step 4, count a number that makes exactly one cell safe as a next guess of that
+        cell blended with the safest cell left (``blend``), not as a guess avoided: one safe
+        cell leads to the guess after it sooner than two (the Java solver's valuation; see
+        :meth:`msanalysis.play.outlook.Outlook.outcomes`). Measured, not the default
+        (docs/PLAY-STUDIES.md, "A lone safe cell is not a guess avoided").
     book : str, optional
         An opening book (:mod:`msanalysis.play.book`): the name of one shipped with the package
         or the path of a book file. In a position the book holds, its guess is played instead
@@ -232,7 +238,8 @@ class BestStrategy(ForcedFirst):
                  blend: float = 0.25, quick_look: bool = True, book: str | None = None,
                  drawn_endgame: int = 100_000, drawn_layouts: int = 1000,
                  unavoidable: bool = True, near_sea: int = 30,
-                 defer_regions: bool = True, block_missing: int = 0) -> None:
+                 defer_regions: bool = True, block_missing: int = 0,
+                 lone_safe: bool = False) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
@@ -258,6 +265,8 @@ class BestStrategy(ForcedFirst):
         self.near_sea = near_sea
         self.defer_regions = defer_regions
         self.block_missing = as_count(block_missing, "block_missing", 0, 1)
+        check_flag(lone_safe, "lone_safe")
+        self.lone_safe = lone_safe
         if book is not None and not isinstance(book, str):
             raise WrongType(f"book is the name of a shipped book or a book file's path, got "
                             f"{book!r}")
@@ -265,7 +274,7 @@ class BestStrategy(ForcedFirst):
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
                          fifty_fifty, blend, explain, drawn_endgame, drawn_layouts, unavoidable,
-                         near_sea, defer_regions, self.block_missing)
+                         near_sea, defer_regions, self.block_missing, lone_safe)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
@@ -331,7 +340,7 @@ class BestStrategy(ForcedFirst):
         [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
         """
         risks, picked, bonus = self._picked(position, analysis)
-        outlook = Outlook(analysis, blend=self.blend)
+        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe)
         values = []
         for cell in picked:
             value, _ = _look_ahead(outlook, risks, cell)
@@ -453,7 +462,7 @@ class BestStrategy(ForcedFirst):
         dropped only when it is sure to fall short of the best by more than a tie, and ties go
         to the first cell row-major.
         """
-        outlook = Outlook(analysis, blend=self.blend)
+        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe)
         best = None
         order = sorted(picked, key=lambda cell: (-risks.estimate[cell] * bonus.get(cell, 1.0),
                                                  cell))

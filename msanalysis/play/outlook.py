@@ -39,6 +39,9 @@ class Outlook:
     blend : float
         How much the second safest next guess counts beside the safest one (see
         :meth:`outcomes`).
+    lone_safe : bool
+        Count a reveal that makes exactly one other cell safe as a next guess of that cell
+        blended with the safest cell left, not as a guess avoided (see :meth:`outcomes`).
 
     Examples
     --------
@@ -61,10 +64,11 @@ class Outlook:
     :func:`msanalysis.counting.count_by_need`), and per number one join over the mine count.
     """
 
-    def __init__(self, analysis: Any, blend: float = 0.0) -> None:
+    def __init__(self, analysis: Any, blend: float = 0.0, lone_safe: bool = False) -> None:
         check_type(analysis, Analysis, "Outlook", "analyze(position) makes one")
         self.analysis = analysis
         self.blend = blend
+        self.lone_safe = lone_safe
         self.constraints = analysis.constraints
         self.counts = analysis.counts
         # Layout counts are shifted right by this many bits before they meet a float, so that
@@ -108,7 +112,10 @@ class Outlook:
         up to the layouts in which it is safe); ``progress`` says whether some other cell is
         then safe in every layout; ``safety`` is 1 then, else the chance that the next guess is
         safe: ``1 - (r1 + blend * r2) / (1 + blend)`` for the two lowest mine probabilities
-        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). The components
+        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). With
+        ``lone_safe``, a number that makes exactly one cell safe (the numbers alone, not the
+        mine count or the whole sea) is progress whose safety takes that cell as ``r1 = 0`` and
+        the safest other cell as ``r2``: one safe cell is worth less than two. The components
         the reveal leaves alone keep their old probabilities there, an approximation: the mine
         count ties them weakly to the rest.
 
@@ -184,18 +191,24 @@ class Outlook:
                         fewest += local.offset
                         held = _held_together(rest_held, _held(local))
                     progress = _count_forces_safe(parts, fewest, held, sea, remaining)
+                # With lone_safe, a single cell made safe is the next guess, blended with the
+                # safest cell left (as two or more safe cells are blended with each other).
+                lone = self.lone_safe and not (sea and sea_mines == 0) and sum(
+                    len(box) for m, box in zip(box_mines, problem.boxes) if m == 0) == 1
                 safety = 1.0
-                if not progress:
+                if not progress or lone:
                     # The next guess: the untouched components keep (nearly) their
                     # probabilities; the recounted boxes and the sea are counted again.
                     risks = list(far)
                     risks += [(m / (len(box) * layouts), len(box))
-                              for m, box in zip(box_mines, problem.boxes)]
+                              for m, box in zip(box_mines, problem.boxes) if m]
                     if sea:
                         risks.append((sea_mines / (sea * layouts), sea))
                     if certain:
                         risks.append((1.0, certain))  # the certain mines left out above
                     first, second = _two_lowest(risks) or (0.0, 0.0)
+                    if lone:
+                        first, second = 0.0, first
                     safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
                 results.append(Outcome(number, layouts, progress, safety))
                 if cutoff is not None:
