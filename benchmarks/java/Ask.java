@@ -24,9 +24,13 @@ import minesweeper.structure.Action;
  * when the solver fails. A fresh solver answers each position, with the settings of its bulk
  * runs (SMALL_ANALYSIS, one thread, no flags). The position goes through a file because the
  * solver's own reader of positions is the way in that needs none of its classes changed.
+ *
+ * With the argument --log the solver's own log goes to standard error: how it valued each
+ * candidate, number by number (java -cp build/java/classes Ask --log < positions.txt).
  */
 public class Ask {
     public static void main(String[] args) throws Exception {
+        boolean log = args.length > 0 && args[0].equals("--log");
         PrintStream answers = new PrintStream(new FileOutputStream(FileDescriptor.out), true);
         System.setOut(System.err);  // the solver's own messages must not mix with the answers
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
@@ -48,7 +52,7 @@ public class Ask {
                 GameStateModelViewer game = GameStateReader.load(file);
                 SolverSettings settings = SettingsFactory.GetSettings(SettingsFactory.Setting.SMALL_ANALYSIS);
                 settings.setSingleThread(true);
-                Solver solver = new Solver(game, settings, false);
+                Solver solver = new Solver(game, settings, log);
                 solver.setPlayStyle(PlayStyle.NO_FLAG);
                 solver.setBinomialCache(cache);
                 solver.start();
