@@ -255,6 +255,7 @@ class BestStrategy(ForcedFirst):
         check_flag(fifty_fifty, "fifty_fifty")
         check_flag(unavoidable, "unavoidable")
         check_flag(defer_regions, "defer_regions")
+        check_flag(lone_safe, "lone_safe")
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -268,7 +269,6 @@ class BestStrategy(ForcedFirst):
         self.near_sea = near_sea
         self.defer_regions = defer_regions
         self.block_missing = as_count(block_missing, "block_missing", 0, 1)
-        check_flag(lone_safe, "lone_safe")
         self.lone_safe = lone_safe
         if book is not None and not isinstance(book, str):
             raise WrongType(f"book is the name of a shipped book or a book file's path, got "
