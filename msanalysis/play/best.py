@@ -205,7 +205,7 @@ class BestStrategy(ForcedFirst):
         cell leads to the guess after it sooner than two (the Java solver's valuation; see
         :meth:`msanalysis.play.outlook.Outlook.outcomes`). It changes one guess in ten with
         an opening; the first 120 of them played out on the same layouts won 0.46% (+-0.17)
-        more, and the expert row with an opening 21 more games of its first 38,000: not the
+        more, and the expert row with an opening 86 more games of its first 114,000: not the
         default while the row goes on (docs/PLAY-STUDIES.md, "A lone safe cell is not a guess
         avoided").
     book : str, optional
