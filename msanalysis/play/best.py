@@ -205,7 +205,7 @@ class BestStrategy(ForcedFirst):
         cell blended with the safest cell left (``blend``), not as a guess avoided: one safe
         cell leads to the guess after it sooner than two (the Java solver's valuation; see
         :meth:`msanalysis.play.outlook.Outlook.outcomes`). It changes one guess in ten with
-        an opening; on the expert row with an opening it won +132 games more of 200,000 (+1.32 a
+        an opening; on the expert row with an opening it won 132 games more of 200,000 (+1.32 a
         chunk of 2,000, standard error 0.43), so True is the default; False plays as ``best``
         did before (docs/PLAY-STUDIES.md, "A lone safe cell is not a guess avoided").
     book : str, optional
