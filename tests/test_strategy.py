@@ -252,8 +252,56 @@ def test_outlook_counts_a_lone_safe_cell_as_the_next_guess_like_brute_force():
                     lone_cells += 1
                     r = min(after.probability(c) for c in after.unknown
                             if c not in after.forced_safe)
-                    assert safety == pytest.approx(float(1 - r / 5)), (cell, number)
+                    won = r == 1  # the safe cell is the last: nothing but mines left
+                    assert safety == pytest.approx(1 if won else float(1 - r / 5)), (cell, number)
     assert lone_cells >= 10
+
+
+def test_outlook_counts_only_living_safe_cells_with_living_like_brute_force():
+    # With living too, a safe cell whose unknown neighbours are all then settled (mines or safe
+    # in every layout) is dead: one living safe cell is a lone one, none living is no progress
+    # for the next guess's safety. Exact where the reveal touches every component.
+    lone_cells = dead_only = 0
+    for position in GUESSES:
+        reference = enumerate_layouts(position)
+        analysis = analyze(position)
+        lone, living = (Outlook(analysis, blend=0.25, lone_safe=True),
+                        Outlook(analysis, blend=0.25, lone_safe=True, living=True))
+        components = [set(component.cells) for component in analysis.constraints.components]
+        sea = set(analysis.constraints.sea)
+        height, width = position.states.shape
+        for cell in reference.unknown:
+            if reference.mines[cell] == reference.solutions:
+                continue
+            near = {cell, *neighbours(cell, height, width)}
+            if not all(near & component for component in components):
+                continue
+            for before, outcome in zip(lone.outcomes(cell), living.outcomes(cell), strict=True):
+                assert before[:3] == outcome[:3]
+                number, _, progress, safety = outcome
+                states = position.states.copy()
+                states[cell] = number
+                after = enumerate_layouts(Position(states, position.total_mines))
+                if not progress or after.forced_safe & (sea - near):  # or the whole sea safe
+                    assert safety == before.safety
+                    continue
+                settled = after.forced_safe | after.forced_mines
+                alive = [s for s in after.forced_safe
+                         if any(n in after.unknown and n not in settled
+                                for n in neighbours(s, height, width))]
+                risks = sorted(after.probability(c) for c in after.unknown
+                               if c not in after.forced_safe)
+                if len(alive) > 1 or not risks or risks[0] == 1:  # or nothing but mines left
+                    assert safety == 1
+                elif alive:
+                    lone_cells += 1
+                    assert safety == pytest.approx(float(1 - risks[0] / 5)), (cell, number)
+                else:
+                    dead_only += 1
+                    r1, r2 = (risks * 2)[:2]
+                    expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
+                    assert safety == pytest.approx(float(expected)), (cell, number)
+    assert lone_cells >= 10 and dead_only >= 1
 
 
 def test_endgame_on_a_fifty_fifty():
@@ -583,6 +631,7 @@ def test_the_count_forcing_a_safe_cell_is_read_off_what_the_parts_may_hold():
     ({"defer_regions": "yes"}, "defer_regions is True or False, got 'yes'"),
     ({"block_missing": 2}, "block_missing is a whole number from 0 to 1, got 2"),
     ({"lone_safe": "1"}, "lone_safe is True or False, got '1'"),
+    ({"living": 0}, "living is True or False, got 0"),
 ])
 def test_best_refuses_options_it_cannot_play_with(option, message):
     # (A negative margin used to play into an assertion error at the first guess.)
@@ -593,7 +642,7 @@ def test_best_refuses_options_it_cannot_play_with(option, message):
 @pytest.mark.parametrize("options", [
     {"candidates": 1, "sea_candidates": 0},
     {"sea_candidates": 0, "margin": 0.0, "fifty_fifty": False},
-    {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0},
+    {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0, "living": True},
     {"drawn_layouts": 1, "endgame_nodes": 1, "lone_safe": False},
 ])
 def test_best_plays_whole_games_at_the_ends_of_its_options(options):

@@ -208,6 +208,10 @@ class BestStrategy(ForcedFirst):
         an opening; on the expert row with an opening it won 132 games more of 200,000 (+1.32 a
         chunk of 2,000, standard error 0.43), so True is the default; False plays as ``best``
         did before (docs/PLAY-STUDIES.md, "A lone safe cell is not a guess avoided").
+    living : bool
+        With ``lone_safe``, count only the living cells a number makes safe: a dead one, whose
+        own number is then fixed, is no progress (the Java solver's living clears; see
+        :class:`msanalysis.play.outlook.Outlook`). Off by default.
     book : str, optional
         An opening book (:mod:`msanalysis.play.book`): the name of one shipped with the package
         or the path of a book file. In a position the book holds, its guess is played instead
@@ -242,7 +246,7 @@ class BestStrategy(ForcedFirst):
                  drawn_endgame: int = 100_000, drawn_layouts: int = 1000,
                  unavoidable: bool = True, near_sea: int = 30,
                  defer_regions: bool = True, block_missing: int = 0,
-                 lone_safe: bool = True) -> None:
+                 lone_safe: bool = True, living: bool = False) -> None:
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
@@ -256,6 +260,7 @@ class BestStrategy(ForcedFirst):
         check_flag(unavoidable, "unavoidable")
         check_flag(defer_regions, "defer_regions")
         check_flag(lone_safe, "lone_safe")
+        check_flag(living, "living")
         self.margin = margin
         self.candidates = candidates
         self.sea_candidates = sea_candidates
@@ -270,6 +275,7 @@ class BestStrategy(ForcedFirst):
         self.defer_regions = defer_regions
         self.block_missing = as_count(block_missing, "block_missing", 0, 1)
         self.lone_safe = lone_safe
+        self.living = living
         if book is not None and not isinstance(book, str):
             raise WrongType(f"book is the name of a shipped book or a book file's path, got "
                             f"{book!r}")
@@ -277,7 +283,7 @@ class BestStrategy(ForcedFirst):
         # Everything a guess depends on besides the position: the key of remembered guesses.
         self._options = (margin, candidates, sea_candidates, endgame_layouts, endgame_nodes,
                          fifty_fifty, blend, explain, drawn_endgame, drawn_layouts, unavoidable,
-                         near_sea, defer_regions, self.block_missing, lone_safe)
+                         near_sea, defer_regions, self.block_missing, lone_safe, living)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
@@ -343,7 +349,7 @@ class BestStrategy(ForcedFirst):
         [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
         """
         risks, picked, bonus = self._picked(position, analysis)
-        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe)
+        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe, living=self.living)
         values = []
         for cell in picked:
             value, _ = _look_ahead(outlook, risks, cell)
@@ -465,7 +471,7 @@ class BestStrategy(ForcedFirst):
         dropped only when it is sure to fall short of the best by more than a tie, and ties go
         to the first cell row-major.
         """
-        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe)
+        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe, living=self.living)
         best = None
         order = sorted(picked, key=lambda cell: (-risks.estimate[cell] * bonus.get(cell, 1.0),
                                                  cell))

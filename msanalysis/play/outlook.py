@@ -42,6 +42,9 @@ class Outlook:
     lone_safe : bool
         Count a reveal that makes exactly one other cell safe as a next guess of that cell
         blended with the safest cell left, not as a guess avoided (see :meth:`outcomes`).
+    living : bool
+        With ``lone_safe``, count only the living cells a reveal makes safe: a dead one, whose
+        own number is then fixed, tells nothing (see :meth:`outcomes`).
 
     Examples
     --------
@@ -64,11 +67,13 @@ class Outlook:
     :func:`msanalysis.counting.count_by_need`), and per number one join over the mine count.
     """
 
-    def __init__(self, analysis: Any, blend: float = 0.0, lone_safe: bool = False) -> None:
+    def __init__(self, analysis: Any, blend: float = 0.0, lone_safe: bool = False,
+                 living: bool = False) -> None:
         check_type(analysis, Analysis, "Outlook", "analyze(position) makes one")
         self.analysis = analysis
         self.blend = blend
         self.lone_safe = lone_safe
+        self.living = living
         self.constraints = analysis.constraints
         self.counts = analysis.counts
         # Layout counts are shifted right by this many bits before they meet a float, so that
@@ -112,12 +117,16 @@ class Outlook:
         up to the layouts in which it is safe); ``progress`` says whether some other cell is
         then safe in every layout; ``safety`` is 1 then, else the chance that the next guess is
         safe: ``1 - (r1 + blend * r2) / (1 + blend)`` for the two lowest mine probabilities
-        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). With
-        ``lone_safe``, a number that makes exactly one cell safe (the numbers alone, not the
-        mine count or the whole sea) is progress whose safety takes that cell as ``r1 = 0`` and
-        the safest other cell as ``r2``: one safe cell is worth less than two. The components
-        the reveal leaves alone keep their old probabilities there, an approximation: the mine
-        count ties them weakly to the rest.
+        ``r1 <= r2`` of cells left (with ``blend`` 0, the safest cell's chance). With ``lone_safe``,
+        a number that makes exactly one cell safe (the numbers alone, not the mine count or the
+        whole sea) is progress whose safety takes that cell as ``r1 = 0`` and the safest other
+        cell as ``r2``: one safe cell is worth less than two (or 1 when only mines are left
+        besides it: the game is won). With ``living`` too, only the safe cells that are living
+        count: a safe cell is dead when each of its unknown neighbours is then a mine in every
+        layout or safe in every layout, so that its own number is fixed; a number that makes
+        only dead cells safe is worth the next guess as if nothing were safe (the Java solver's
+        living clears). The components the reveal leaves alone keep their old probabilities
+        there, an approximation: the mine count ties them weakly to the rest.
 
         With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
         (see :meth:`lookahead`) is sure to be at most ``cutoff``.
@@ -192,9 +201,12 @@ class Outlook:
                         held = _held_together(rest_held, _held(local))
                     progress = _count_forces_safe(parts, fewest, held, sea, remaining)
                 # With lone_safe, a single cell made safe is the next guess, blended with the
-                # safest cell left (as two or more safe cells are blended with each other).
-                lone = self.lone_safe and not (sea and sea_mines == 0) and sum(
-                    len(box) for m, box in zip(box_mines, problem.boxes) if m == 0) == 1
+                # safest cell left (as two or more safe cells are blended with each other); with
+                # living, dead safe cells do not count, and none living is no progress at all.
+                safe = self._safe_count(cell, problem.boxes, box_mines, layouts,
+                                        sea_mines == sea * layouts) \
+                    if self.lone_safe and not (sea and sea_mines == 0) else None
+                lone = safe == 1 or (safe == 0 and any(m == 0 for m in box_mines))
                 safety = 1.0
                 if not progress or lone:
                     # The next guess: the untouched components keep (nearly) their
@@ -207,7 +219,9 @@ class Outlook:
                     if certain:
                         risks.append((1.0, certain))  # the certain mines left out above
                     first, second = _two_lowest(risks) or (0.0, 0.0)
-                    if lone:
+                    if lone and first == 1.0:
+                        first = second = 0.0  # nothing but mines left to guess: won
+                    elif lone and safe:
                         first, second = 0.0, first
                     safety = 1.0 - (first + self.blend * second) / (1 + self.blend)
                 results.append(Outcome(number, layouts, progress, safety))
@@ -219,6 +233,25 @@ class Outlook:
             if not near:
                 break  # a cell with no unknown neighbour shows one number only
         return results
+
+    def _safe_count(self, cell: Cell, boxes: tuple[tuple[Cell, ...], ...], box_mines: list[int],
+                    layouts: int, sea_full: bool) -> int:
+        """How many cells of ``boxes`` revealing ``cell`` makes safe, the dead ones left out
+        with ``living`` (``sea_full``: the sea is then all mines)."""
+        safe = [c for m, box in zip(box_mines, boxes) if m == 0 for c in box]
+        if not self.living or not safe:
+            return len(safe)
+        # Every cell whose state the reveal settles: the recounted boxes safe or full, the
+        # certain mines and a sea of mines. Any other unknown cell (untouched components) is open.
+        settled = set(self.certain_mines)
+        if sea_full:  # what is left of the sea: the cells beside ``cell`` are in boxes now
+            settled.update(self.sea.difference(*boxes))
+        settled.update(c for m, box in zip(box_mines, boxes) if m in (0, len(box) * layouts)
+                       for c in box)
+        unknown = self.constraints.unknown
+        height, width = self.constraints.position.shape
+        return sum(any(n != cell and n in unknown and n not in settled
+                       for n in neighbours(s, height, width)) for s in safe)
 
     def progress(self, cell: Cell) -> Fraction:
         """The probability that ``cell`` is safe and revealing it makes another cell safe."""
