@@ -223,15 +223,15 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
     assert exact >= 20
 
 
-def test_outlook_counts_a_lone_safe_cell_as_the_next_guess_like_brute_force():
-    # With lone_safe, a reveal after which exactly one cell is safe is worth that cell blended
-    # with the safest cell left, 1 - (0 + b r) / (1 + b); with two or more safe, 1 as before.
-    # Exact where the reveal touches every component (as for the blend above).
-    lone_cells = 0
+def _reveals_beside_every_component(before_options, after_options):
+    """Each number of each cell whose reveal touches every component of a guess position (where
+    the look ahead's next guess is exact), as two Outlooks value it, with the position revealed
+    that way enumerated again: (the Outcome before, the Outcome after, the enumeration, the
+    cells it touches, the sea, the board's shape)."""
     for position in GUESSES:
         reference = enumerate_layouts(position)
         analysis = analyze(position)
-        plain, lone = Outlook(analysis, blend=0.25), Outlook(analysis, blend=0.25, lone_safe=True)
+        first, second = Outlook(analysis, **before_options), Outlook(analysis, **after_options)
         components = [set(component.cells) for component in analysis.constraints.components]
         sea = set(analysis.constraints.sea)
         for cell in reference.unknown:
@@ -240,20 +240,28 @@ def test_outlook_counts_a_lone_safe_cell_as_the_next_guess_like_brute_force():
             near = {cell, *neighbours(cell, *position.states.shape)}
             if not all(near & component for component in components):
                 continue
-            for before, outcome in zip(plain.outcomes(cell), lone.outcomes(cell), strict=True):
+            for before, outcome in zip(first.outcomes(cell), second.outcomes(cell), strict=True):
                 assert before[:3] == outcome[:3]
-                number, _, progress, safety = outcome
                 states = position.states.copy()
-                states[cell] = number
+                states[cell] = outcome.number
                 after = enumerate_layouts(Position(states, position.total_mines))
-                if not progress or len(after.forced_safe) > 1:
-                    assert safety == before.safety
-                elif not after.forced_safe & sea:
-                    lone_cells += 1
-                    r = min(after.probability(c) for c in after.unknown
-                            if c not in after.forced_safe)
-                    won = r == 1  # the safe cell is the last: nothing but mines left
-                    assert safety == pytest.approx(1 if won else float(1 - r / 5)), (cell, number)
+                yield before, outcome, after, near, sea, position.states.shape
+
+
+def test_outlook_counts_a_lone_safe_cell_as_the_next_guess_like_brute_force():
+    # With lone_safe, a reveal after which exactly one cell is safe is worth that cell blended
+    # with the safest cell left, 1 - (0 + b r) / (1 + b); with two or more safe, 1 as before.
+    # Exact where the reveal touches every component (as for the blend above).
+    lone_cells = 0
+    for before, outcome, after, _, sea, _ in _reveals_beside_every_component(
+            {"blend": 0.25}, {"blend": 0.25, "lone_safe": True}):
+        if not outcome.progress or len(after.forced_safe) > 1:
+            assert outcome.safety == before.safety
+        elif not after.forced_safe & sea:
+            lone_cells += 1
+            r = min(after.probability(c) for c in after.unknown if c not in after.forced_safe)
+            won = r == 1  # the safe cell is the last: nothing but mines left
+            assert outcome.safety == pytest.approx(1 if won else float(1 - r / 5)), outcome
     assert lone_cells >= 10
 
 
@@ -262,45 +270,27 @@ def test_outlook_counts_only_living_safe_cells_with_living_like_brute_force():
     # in every layout) is dead: one living safe cell is a lone one, none living is no progress
     # for the next guess's safety. Exact where the reveal touches every component.
     lone_cells = dead_only = 0
-    for position in GUESSES:
-        reference = enumerate_layouts(position)
-        analysis = analyze(position)
-        lone, living = (Outlook(analysis, blend=0.25, lone_safe=True),
-                        Outlook(analysis, blend=0.25, lone_safe=True, living=True))
-        components = [set(component.cells) for component in analysis.constraints.components]
-        sea = set(analysis.constraints.sea)
-        height, width = position.states.shape
-        for cell in reference.unknown:
-            if reference.mines[cell] == reference.solutions:
-                continue
-            near = {cell, *neighbours(cell, height, width)}
-            if not all(near & component for component in components):
-                continue
-            for before, outcome in zip(lone.outcomes(cell), living.outcomes(cell), strict=True):
-                assert before[:3] == outcome[:3]
-                number, _, progress, safety = outcome
-                states = position.states.copy()
-                states[cell] = number
-                after = enumerate_layouts(Position(states, position.total_mines))
-                if not progress or after.forced_safe & (sea - near):  # or the whole sea safe
-                    assert safety == before.safety
-                    continue
-                settled = after.forced_safe | after.forced_mines
-                alive = [s for s in after.forced_safe
-                         if any(n in after.unknown and n not in settled
-                                for n in neighbours(s, height, width))]
-                risks = sorted(after.probability(c) for c in after.unknown
-                               if c not in after.forced_safe)
-                if len(alive) > 1 or not risks or risks[0] == 1:  # or nothing but mines left
-                    assert safety == 1
-                elif alive:
-                    lone_cells += 1
-                    assert safety == pytest.approx(float(1 - risks[0] / 5)), (cell, number)
-                else:
-                    dead_only += 1
-                    r1, r2 = (risks * 2)[:2]
-                    expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
-                    assert safety == pytest.approx(float(expected)), (cell, number)
+    for before, outcome, after, near, sea, shape in _reveals_beside_every_component(
+            {"blend": 0.25, "lone_safe": True}, {"blend": 0.25, "lone_safe": True, "living": True}):
+        safety = outcome.safety
+        if not outcome.progress or after.forced_safe & (sea - near):  # or the whole sea safe
+            assert safety == before.safety
+            continue
+        settled = after.forced_safe | after.forced_mines
+        alive = [s for s in after.forced_safe
+                 if any(n in after.unknown and n not in settled
+                        for n in neighbours(s, *shape))]
+        risks = sorted(after.probability(c) for c in after.unknown if c not in after.forced_safe)
+        if len(alive) > 1 or not risks or risks[0] == 1:  # or nothing but mines left
+            assert safety == 1
+        elif alive:
+            lone_cells += 1
+            assert safety == pytest.approx(float(1 - risks[0] / 5)), outcome
+        else:
+            dead_only += 1
+            r1, r2 = (risks * 2)[:2]
+            expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
+            assert safety == pytest.approx(float(expected)), outcome
     assert lone_cells >= 10 and dead_only >= 1
 
 
