@@ -349,12 +349,16 @@ class BestStrategy(ForcedFirst):
         [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
         """
         risks, picked, bonus = self._picked(position, analysis)
-        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe, living=self.living)
+        outlook = self._outlook(analysis)
         values = []
         for cell in picked:
             value, _ = _look_ahead(outlook, risks, cell)
             values.append((_rank(value * bonus.get(cell, 1.0)), cell))
         return [(cell, -key) for key, cell in sorted(values)]
+
+    def _outlook(self, analysis: Any) -> Outlook:
+        """Step 4's look ahead over ``analysis``, with the options that value a reveal."""
+        return Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe, living=self.living)
 
     def _picked(self, position: Position, analysis: Any
                 ) -> tuple[_Risks, list[Cell], dict[Cell, float]]:
@@ -471,7 +475,7 @@ class BestStrategy(ForcedFirst):
         dropped only when it is sure to fall short of the best by more than a tie, and ties go
         to the first cell row-major.
         """
-        outlook = Outlook(analysis, blend=self.blend, lone_safe=self.lone_safe, living=self.living)
+        outlook = self._outlook(analysis)
         best = None
         order = sorted(picked, key=lambda cell: (-risks.estimate[cell] * bonus.get(cell, 1.0),
                                                  cell))
