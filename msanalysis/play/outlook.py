@@ -191,7 +191,8 @@ class Outlook:
                 layouts, sea_mines = joined.solutions, joined.sea_mines
                 box_mines = [] if local is None else joined.box_mines(1)
             if layouts:
-                progress = any(m == 0 for m in box_mines)
+                made_safe = any(m == 0 for m in box_mines)  # by the numbers alone
+                progress = made_safe
                 if not progress and remaining is not None:
                     # The mine count may decide cells far away too.
                     parts = others if local is None else [*others, local]
@@ -206,7 +207,7 @@ class Outlook:
                 safe = self._safe_count(cell, problem.boxes, box_mines, layouts,
                                         sea_mines == sea * layouts) \
                     if self.lone_safe and not (sea and sea_mines == 0) else None
-                lone = safe == 1 or (safe == 0 and any(m == 0 for m in box_mines))
+                lone = safe == 1 or (safe == 0 and made_safe)
                 safety = 1.0
                 if not progress or lone:
                     # The next guess: the untouched components keep (nearly) their
