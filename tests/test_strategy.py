@@ -213,7 +213,7 @@ def test_outlook_blends_the_two_safest_next_guesses_like_brute_force():
                 states[cell] = number
                 after = enumerate_layouts(Position(states, position.total_mines))
                 risks = sorted(after.probability(c) for c in after.unknown)
-                r1, r2 = (risks * 2)[:2]
+                r1, r2 = (risks * 2)[:2]  # with one cell left, its risk is both r1 and r2
                 expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
                 if touches_all:
                     exact += 1
@@ -288,7 +288,7 @@ def test_outlook_counts_only_living_safe_cells_with_living_like_brute_force():
             assert safety == pytest.approx(float(1 - risks[0] / 5)), outcome
         else:
             dead_only += 1
-            r1, r2 = (risks * 2)[:2]
+            r1, r2 = (risks * 2)[:2]  # with one cell left, its risk is both r1 and r2
             expected = 1 - (r1 + r2 / 4) / Fraction(5, 4)
             assert safety == pytest.approx(float(expected)), outcome
     assert lone_cells >= 10 and dead_only >= 1

@@ -204,9 +204,10 @@ class Outlook:
                 # With lone_safe, a single cell made safe is the next guess, blended with the
                 # safest cell left (as two or more safe cells are blended with each other); with
                 # living, dead safe cells do not count, and none living is no progress at all.
-                safe = self._safe_count(cell, problem.boxes, box_mines, layouts,
-                                        sea_mines == sea * layouts) \
-                    if self.lone_safe and not (sea and sea_mines == 0) else None
+                safe = None  # not counted: without lone_safe, or with a sea left all safe
+                if self.lone_safe and not (sea and sea_mines == 0):
+                    safe = self._safe_count(cell, problem.boxes, box_mines, layouts,
+                                            sea_mines == sea * layouts)
                 lone = safe == 1 or (safe == 0 and made_safe)
                 safety = 1.0
                 if not progress or lone:
