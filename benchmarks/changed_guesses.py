@@ -43,7 +43,12 @@ its own guess, lower, or not at all) and prints the same figures for each kind: 
 variant's gain or loss lies.
 
 The rollouts are saved as they finish, one JSON line per position, in ``--output``; the same
-command again plays only the positions missing. Not part of ``make bench``.
+command again plays only the positions missing. ``--report FILE...`` plays nothing: it pools the
+positions saved in several such files, each position once, and prints the same figures per
+changed guess and the sign test over them (a file does not say how many games its run played,
+so there is no figure per game). Not part of ``make bench``.
+
+    python benchmarks/changed_guesses.py --report changed-guesses-*.jsonl
 """
 
 from __future__ import annotations
@@ -59,7 +64,15 @@ import losses
 from arguments import COUNT, JOBS, SEED, Parser, new_file
 from java_solver import Driver, JavaSolver, at_java_guesses
 from paired import variant
-from rollout_gain import at_best_guesses, difference, play_and_save, played_out, saved, weighted
+from rollout_gain import (
+    at_best_guesses,
+    difference,
+    play_and_save,
+    played_out,
+    read_rollouts,
+    saved,
+    weighted,
+)
 
 from msanalysis.analysis import analyze
 from msanalysis.board import Cell
@@ -122,18 +135,22 @@ def play_out(text: str, cells: tuple[Cell, Cell], layouts: int, seed: int,
             "outcomes": played_out(position, list(cells), layouts, seed, options)}
 
 
-def figures(items: list[dict], met: Counter[str]) -> tuple[int, float, float, int, int]:
-    """Over the positions ``items``: the guesses met there, the variant's guess minus
-    ``best``'s per changed guess and its standard error, and the positions where it won more
-    and fewer."""
-    weights = [met[item["position"]] for item in items]
+def figures(items: list[dict], weights: list[int]) -> tuple[int, float, float, int, int]:
+    """Over the positions ``items``, each met as often as its weight: the guesses met there,
+    the variant's guess minus ``best``'s per changed guess and its standard error, and the
+    positions where it won more and fewer."""
     diffs = [difference(*item["outcomes"])[0] for item in items]
     mean, se = weighted(diffs, weights)
     return sum(weights), mean, se, sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
 
 
+def met_in(items: list[dict], met: Counter[str]) -> list[int]:
+    """How often each of the positions ``items`` was met."""
+    return [met[item["position"]] for item in items]
+
+
 def report(items: list[dict], met: Counter[str], games: int, guesses: int) -> None:
-    changed, mean, se, more, fewer = figures(items, met)
+    changed, mean, se, more, fewer = figures(items, met_in(items, met))
     print(f"{guesses} guesses in {games} games; the variant guesses differently at "
           f"{changed} of them ({len(items)} positions), "
           f"{len(items[0]['outcomes'][0])} layouts each")
@@ -214,10 +231,40 @@ def report_by_kind(items: list[dict], met: Counter[str], games: int,
     print("by kind of position: positions (guesses), the variant's guess minus best's per "
           "changed guess, won more / fewer, per game")
     for kind in sorted(groups, key=lambda k: [order.index(part) for part in k]):
-        changed, mean, se, more, fewer = figures(groups[kind], met)
+        changed, mean, se, more, fewer = figures(groups[kind], met_in(groups[kind], met))
         spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
         print(f"  {'  ' * (len(kind) - 1)}{kind[-1]}: {len(groups[kind])} ({changed}), "
               f"{mean:+.2%}{spread}, {more} / {fewer}, {mean * changed / games:+.3%} a game")
+
+
+def report_saved(paths: list[Path]) -> None:
+    """The positions saved in the files ``paths`` pooled, each once (a position met in two
+    files counts twice: its rollouts there were drawn apart): the variant's guess minus
+    ``best``'s per changed guess and the sign test over them, for each file and all together.
+
+    Raises
+    ------
+    OSError, ValueError
+        Naming the file (and line) that cannot be read as positions played out.
+    """
+    pooled: list[dict] = []
+    for path in paths:
+        items = read_rollouts(path, keys=("guesses",))
+        pooled += items
+        _report_pool(str(path), items)
+    if len(paths) > 1:
+        _report_pool(f"the {len(paths)} files together", pooled)
+
+
+def _report_pool(name: str, items: list[dict]) -> None:
+    if not items:
+        print(f"{name}: no positions")
+        return
+    _, mean, se, more, fewer = figures(items, [1] * len(items))
+    spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
+    p = Paired(len(items), 0, 0, fewer, more).p_value
+    print(f"{name}: {len(items)} positions, the variant's guess minus best's {mean:+.2%}{spread}"
+          f" per changed guess; it won more in {more}, fewer in {fewer} (sign test p = {p:.4f})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -244,7 +291,16 @@ def main(argv: list[str] | None = None) -> None:
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     parser.add_argument("--by-kind", action="store_true",
                         help="the figures again for each kind of position (kind_of)")
+    parser.add_argument("--report", nargs="+", type=Path, default=None, metavar="FILE",
+                        help="play nothing: the positions saved in these files pooled")
     args = parser.parse_args(argv)
+    if args.report:
+        try:
+            report_saved(args.report)
+        except (OSError, ValueError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            sys.exit(2)
+        return
     spec = variant(args.b, args.difficulty, args.rules)
     base = variant(args.a, args.difficulty, args.rules) if args.a else None
     if base is not None and base.strategy != "best":

@@ -184,6 +184,34 @@ def test_changed_guesses_with_best_itself_plays_nothing_out(tmp_path, capsys):
     assert exit_.value.code == 2 and capsys.readouterr().err.startswith("error: ")
 
 
+def test_changed_guesses_reports_saved_files_pooled_each_position_once(tmp_path, capsys):
+    # The variant's guess wins one layout of four more, one fewer, one more: +1/12 in all. The
+    # same position in both files counts twice (its layouts were drawn apart).
+    position = "mines: 1\n1?\n??"
+    lines = [[["1100", "1110"], ["1111", "1011"]], [["0000", "1000"]]]
+    paths = []
+    for number, outcomes in enumerate(lines):
+        paths.append(tmp_path / f"saved{number}.jsonl")
+        paths[-1].write_text("".join(
+            json.dumps({"position": position, "guesses": [[0, 1], [1, 1]], "outcomes": o}) + "\n"
+            for o in outcomes))
+    changed_guesses.main(["--report", *map(str, paths)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == (f"{paths[0]}: 2 positions, the variant's guess minus best's +0.00% (+- "
+                      f"25.00%) per changed guess; it won more in 1, fewer in 1 (sign test p = "
+                      f"1.0000)")
+    assert out[1].startswith(f"{paths[1]}: 1 positions, the variant's guess minus best's "
+                             f"+25.00% per changed guess; it won more in 1, fewer in 0")
+    assert out[2].startswith("the 2 files together: 3 positions, the variant's guess minus "
+                             "best's +8.33% (+- ")
+    assert out[2].endswith("it won more in 2, fewer in 1 (sign test p = 1.0000)")
+    paths[1].write_text('{"position": "mines: 1"}\n')
+    with pytest.raises(SystemExit) as exit_:
+        changed_guesses.main(["--report", *map(str, paths)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.startswith(f"error: {paths[1]}, line 1: not a position")
+
+
 def test_changed_guesses_against_a_variant_plays_that_variant(tmp_path, capsys):
     # best with only its safest frontier cell as a candidate plays the games and the rollouts;
     # the variant is best's default.
