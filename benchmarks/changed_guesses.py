@@ -61,7 +61,7 @@ from pathlib import Path
 from typing import Any
 
 import losses
-from arguments import COUNT, JOBS, SEED, Parser, new_file
+from arguments import COUNT, JOBS, SEED, Parser, existing_file, new_file
 from java_solver import Driver, JavaSolver, at_java_guesses
 from paired import variant
 from rollout_gain import (
@@ -291,10 +291,13 @@ def main(argv: list[str] | None = None) -> None:
                              "changed-guesses-VARIANT-DIFFICULTY-RULES-seedSEED.jsonl here)")
     parser.add_argument("--by-kind", action="store_true",
                         help="the figures again for each kind of position (kind_of)")
-    parser.add_argument("--report", nargs="+", type=Path, default=None, metavar="FILE",
+    parser.add_argument("--report", nargs="+", type=existing_file, default=None,
+                        metavar="FILE",
                         help="play nothing: the positions saved in these files pooled")
     args = parser.parse_args(argv)
     if args.report:
+        if args.a or args.b or args.java is not None:
+            parser.error("--report plays nothing: it takes no --a, --b or --java")
         try:
             report_saved(args.report)
         except (OSError, ValueError) as error:

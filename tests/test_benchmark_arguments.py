@@ -28,6 +28,9 @@ BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
     ("rollout_gain.py", ["--top", "1"], "argument --top: a whole number from 2 up, got 1"),
     ("losses.py", ["--seed", "-1"], "argument --seed: a whole number from 0 up, got -1"),
     ("changed_guesses.py", ["--output", ""], "argument --output: an empty file name"),
+    ("changed_guesses.py", ["--report", "/no/such/file"], "argument --report: no such file"),
+    ("changed_guesses.py", ["--report", str(BENCHMARKS / "tables.py"), "--b", "living=True"],
+     "--report plays nothing: it takes no --a, --b or --java"),
 ])
 def test_a_bad_option_is_refused_as_it_is_read(script, args, message):
     done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args],
