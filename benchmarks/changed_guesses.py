@@ -144,6 +144,11 @@ def figures(items: list[dict], weights: list[int]) -> tuple[int, float, float, i
     return sum(weights), mean, se, sum(d > 0 for d in diffs), sum(d < 0 for d in diffs)
 
 
+def spread(se: float) -> str:
+    """`` (+- SE)`` after a mean, or nothing when there is no standard error (one position)."""
+    return f" (+- {se:.2%})" if math.isfinite(se) else ""
+
+
 def met_in(items: list[dict], met: Counter[str]) -> list[int]:
     """How often each of the positions ``items`` was met."""
     return [met[item["position"]] for item in items]
@@ -232,9 +237,8 @@ def report_by_kind(items: list[dict], met: Counter[str], games: int,
           "changed guess, won more / fewer, per game")
     for kind in sorted(groups, key=lambda k: [order.index(part) for part in k]):
         changed, mean, se, more, fewer = figures(groups[kind], met_in(groups[kind], met))
-        spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
         print(f"  {'  ' * (len(kind) - 1)}{kind[-1]}: {len(groups[kind])} ({changed}), "
-              f"{mean:+.2%}{spread}, {more} / {fewer}, {mean * changed / games:+.3%} a game")
+              f"{mean:+.2%}{spread(se)}, {more} / {fewer}, {mean * changed / games:+.3%} a game")
 
 
 def report_saved(paths: list[Path]) -> None:
@@ -261,10 +265,10 @@ def _report_pool(name: str, items: list[dict]) -> None:
         print(f"{name}: no positions")
         return
     _, mean, se, more, fewer = figures(items, [1] * len(items))
-    spread = f" (+- {se:.2%})" if math.isfinite(se) else ""  # none for one position
     p = Paired(len(items), 0, 0, fewer, more).p_value
-    print(f"{name}: {len(items)} positions, the variant's guess minus best's {mean:+.2%}{spread}"
-          f" per changed guess; it won more in {more}, fewer in {fewer} (sign test p = {p:.4f})")
+    print(f"{name}: {len(items)} positions, the variant's guess minus best's "
+          f"{mean:+.2%}{spread(se)} per changed guess; it won more in {more}, fewer in {fewer} "
+          f"(sign test p = {p:.4f})")
 
 
 def main(argv: list[str] | None = None) -> None:
