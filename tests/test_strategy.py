@@ -632,7 +632,7 @@ def test_best_refuses_options_it_cannot_play_with(option, message):
 @pytest.mark.parametrize("options", [
     {"candidates": 1, "sea_candidates": 0},
     {"sea_candidates": 0, "margin": 0.0, "fifty_fifty": False},
-    {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0, "living": True},
+    {"endgame_layouts": 0, "drawn_endgame": 0, "blend": 1.0, "living": False},
     {"drawn_layouts": 1, "endgame_nodes": 1, "lone_safe": False},
 ])
 def test_best_plays_whole_games_at_the_ends_of_its_options(options):
