@@ -77,8 +77,9 @@ def read_chunks(path: Path) -> list[dict]:
 
 
 def compare(chunks: list[dict], other: list[dict]) -> str:
-    """The run against another on the chunks of the same seeds: wins of each, and the mean
-    difference per chunk with its standard error (the chunks are independent samples)."""
+    """The run against another on the chunks of the same seeds: wins of each, the mean
+    difference per chunk with its standard error and t (the chunks are independent samples),
+    and in how many chunks it won more and fewer (a sign test's counts)."""
     theirs = {tuple(c["seeds"]): c for c in other}
     pairs = [(c, theirs[seeds]) for c in chunks if (seeds := tuple(c["seeds"])) in theirs]
     if not pairs:
@@ -91,7 +92,11 @@ def compare(chunks: list[dict], other: list[dict]) -> str:
         differences = [c["wins"] - o["wins"] for c, o in pairs]
         mean = statistics.mean(differences)
         error = statistics.stdev(differences) / len(differences) ** 0.5
-        text += f"; per chunk {mean:+.2f} (standard error {error:.2f})"
+        # t: the mean over its standard error, none when every chunk differs alike.
+        t = f", t = {mean / error:.1f}" if error else ""
+        more, fewer = sum(d > 0 for d in differences), sum(d < 0 for d in differences)
+        text += (f"; per chunk {mean:+.2f} (standard error {error:.2f}{t}); more in {more} "
+                 f"chunks, fewer in {fewer}")
     return text
 
 

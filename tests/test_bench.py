@@ -217,7 +217,11 @@ def test_longrun_compares_two_runs_on_the_chunks_of_the_same_seeds(tmp_path, cap
     # Chunks 0, 100 and 200 are in both: differences 2, 0, 2, mean 4/3, deviation 2/sqrt(3).
     assert longrun.compare(ours, theirs) == (
         "on the 3 chunks of the same seeds (300 games): 150 won against 146, +4; "
-        "per chunk +1.33 (standard error 0.67)")
+        "per chunk +1.33 (standard error 0.67, t = 2.0); more in 2 chunks, fewer in 0")
+    assert longrun.compare(theirs, ours).endswith("t = -2.0); more in 0 chunks, fewer in 2")
+    # Every chunk alike: no t.
+    assert longrun.compare(ours[:2], ours[:2]).endswith(
+        "+0; per chunk +0.00 (standard error 0.00); more in 0 chunks, fewer in 0")
     assert longrun.compare(ours, [chunk(0, 48, games=50)]) == \
         "no chunk of the same seeds to compare"
     assert longrun.results_file(
