@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import math
+import socket
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from msanalysis.play.bench import (
     PlaySpec,
     Summary,
     bench,
+    dask_client,
     paired,
     play_one,
     run_games,
@@ -250,3 +254,26 @@ def test_a_spec_made_with_a_dict_of_options_says_to_use_standard():
 
     with pytest.raises(WrongType, match=r"PlaySpec\.standard takes a dict"):
         PlaySpec(9, 9, 10, options={"blend": 0.5}).check()  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.0 400 Bad Request\r\n\r\n"])
+def test_a_port_that_is_no_scheduler_is_an_error_not_a_hang(reply):
+    # A port that takes the connection and then says nothing, or something not Dask's: a
+    # client of distributed alone waits for ever at the first, and at the second asks for
+    # exabytes of memory to read the answer.
+    pytest.importorskip("distributed")
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+
+        def answer():
+            connection, _ = server.accept()
+            with connection:
+                if reply:
+                    connection.sendall(reply)
+                time.sleep(3)
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        expected = "no answer within 1 s" if reply is None else "is not a Dask scheduler"
+        with pytest.raises(InvalidInput, match=expected):
+            dask_client(f"tcp://127.0.0.1:{port}", seconds=1)

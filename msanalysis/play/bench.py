@@ -9,6 +9,7 @@ this module only deals the seeds out and adds the results up (:class:`Summary`, 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
 import signal
@@ -16,6 +17,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -318,24 +320,55 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
             yield from part
 
 
-def dask_client(address: str) -> Client:
+def dask_client(address: str, seconds: float = 10) -> Client:
     """A client of the Dask scheduler at ``address`` (needs the ``distributed`` package).
+
+    The scheduler is first asked who it is, with a deadline: a client of ``distributed`` waits
+    for ever on a port that takes the connection and never answers, and reads whatever else
+    answers as a message of any length (it once asked for 3 EiB of memory).
 
     Raises
     ------
     InvalidInput
-        When ``distributed`` is missing, or the address is malformed or does not answer within
-        10 seconds.
+        When ``distributed`` is missing, or the address is malformed, or nothing there answers
+        as a Dask scheduler within ``seconds``.
     """
     try:
         from distributed import Client
     except ImportError:
         raise InvalidInput("running on Dask needs the 'distributed' package: "
                            "pip install 'msanalysis[dask]'") from None
+    where = f"cannot use the Dask scheduler at {address!r}"
+    # In a thread of its own: a notebook's kernel already runs an event loop in this one.
+    with ThreadPoolExecutor(1) as thread:
+        asked = thread.submit(asyncio.run, _ask_identity(address, seconds))
+        try:
+            asked.result()
+        except TimeoutError:
+            raise InvalidInput(f"{where}: no answer within {seconds:g} s") from None
+        except (ValueError, OSError) as error:  # a malformed address, or refused
+            raise InvalidInput(f"{where}: {error}") from None
+        except Exception:  # what answers reads as no message of Dask's (MemoryError too)
+            raise InvalidInput(f"{where}: what answers there is not a Dask scheduler") from None
     try:
-        return Client(address, timeout="10s")
+        return Client(address, timeout=f"{seconds:g}s")
     except (ValueError, OSError) as error:  # OSError covers timeouts too
-        raise InvalidInput(f"cannot use the Dask scheduler at {address!r}: {error}") from None
+        raise InvalidInput(f"{where}: {error}") from None
+
+
+async def _ask_identity(address: str, seconds: float) -> None:
+    """Ask the scheduler at ``address`` who it is, giving up after ``seconds``."""
+    from distributed.comm import connect
+
+    async def ask() -> None:
+        comm = await connect(address, timeout=seconds)
+        try:
+            await comm.write({"op": "identity", "reply": True})
+            await comm.read()
+        finally:
+            comm.abort()
+
+    await asyncio.wait_for(ask(), seconds)
 
 
 def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
