@@ -162,9 +162,10 @@ class Tracker:
         Read flags as hidden cells rather than mines, as :func:`~msanalysis.analysis.analyze`
         does with the same option.
     time_limit : float, optional
-        Seconds from now after which a cascade being opened stops with
-        :class:`~msanalysis.errors.TimeLimitReached` (the tracker is then of no further use):
-        a first click on a board of millions of cells opens most of them, which takes a minute.
+        Seconds from now after which a cascade being opened, or single clues being followed,
+        stop with :class:`~msanalysis.errors.TimeLimitReached` (the tracker is then of no
+        further use): a first click on a board of millions of cells opens most of them, which
+        takes a minute, and the clues it shows then take minutes more.
         A board too large to set up in that time (about 3 s per million cells) is refused at
         once, with the same error.
 
@@ -964,7 +965,15 @@ class Tracker:
                                             self._fact)
         offsets = self._offsets
         ignore = self.ignore_flags
+        # At the clock now and then: on a board of millions of cells one round follows clues
+        # for minutes, its reveals many cascades each too small to look themselves.
+        looked, deadline = 0, self._deadline
         while queue:
+            if deadline is not None:
+                looked += 1
+                if looked % _CELLS_BETWEEN_LOOKS == 0 and time_is_up(deadline):
+                    raise TimeLimitReached(f"the time limit ran out while single clues were "
+                                           f"followed ({looked} clues so far)")
             i = queue.pop()
             n, k = need[i], opened[i]
             if n < 0 or n > k:

@@ -384,6 +384,22 @@ def test_a_first_click_that_opens_millions_of_cells_looks_at_the_clock(monkeypat
     assert solve_without_guessing(board, (0, 0), time_limit=None).solvable
 
 
+def test_single_clues_followed_for_long_look_at_the_clock(monkeypatch):
+    # One round of single clues on a board of millions of cells runs for minutes, its reveals
+    # many cascades each too small to look at the clock: the round looks itself. Here every
+    # 100 clues, on a board whose first click opens fewer cells than that.
+    import msanalysis.tracker as tracker_module
+    from msanalysis.errors import AnalysisTooHard
+
+    board = generate(110, 110, 1500, first_click=(0, 0), rules="safe-opening", seed=0)
+    monkeypatch.setattr(tracker_module, "_CELLS_BETWEEN_LOOKS", 100)
+    monkeypatch.setattr(tracker_module, "time_is_up", lambda deadline: deadline is not None)
+    with pytest.raises(AnalysisTooHard, match=r"while single clues were followed \(100 clues "):
+        solve_without_guessing(board, (0, 0), time_limit=60)
+    monkeypatch.undo()
+    assert solve_without_guessing(board, (0, 0), time_limit=None).revealed > 10_000  # no clock
+
+
 def test_solve_without_guessing_checks_its_arguments_first():
     board = Board.from_text("*..\n...\n...")
     with pytest.raises(InvalidInput, match="unknown"):
