@@ -129,7 +129,8 @@ class _Component:
 
 
 _CELLS_BETWEEN_LOOKS = 65_536
-"""A cascade opens this many cells between looks at the deadline (about half a second)."""
+"""A cascade opens this many cells between looks at the deadline (about half a second), and a
+round of single clues follows this many clues."""
 
 
 _SET_UP_SECONDS_PER_CELL = 3e-6
