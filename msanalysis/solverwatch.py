@@ -22,6 +22,9 @@ from msanalysis.errors import time_is_up
 
 __all__ = ["Watch", "propagate"]
 
+_LONGEST_WAIT = 86_400.0
+"""The longest the watch waits at once, in seconds (then it looks at the deadline again)."""
+
 
 class Watch:
     """Stops the solver at work when the deadline comes or Ctrl-C is pressed.
@@ -105,9 +108,14 @@ class Watch:
             while True:
                 timeout = None
                 if self.deadline is not None and not self.expired:
-                    timeout = max(0.0, self.deadline - time.perf_counter())
+                    left = self.deadline - time.perf_counter()
+                    # A day at most per wait: select refuses a time past what time_t holds
+                    # (a time limit of 1e10 s), and a wait cut short only waits again.
+                    timeout = min(max(0.0, left), _LONGEST_WAIT)
                 ready, _, _ = select.select([read], [], [], timeout)
                 if not ready:
+                    if timeout is not None and timeout >= _LONGEST_WAIT:
+                        continue  # not the deadline yet
                     self._fire(expired=True)
                     continue
                 try:

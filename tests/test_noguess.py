@@ -15,7 +15,12 @@ from msanalysis.errors import (
     WrongType,
 )
 from msanalysis.game import Game
-from msanalysis.play.noguess import generate, generate_no_guess, solve_without_guessing
+from msanalysis.play.noguess import (
+    generate,
+    generate_many,
+    generate_no_guess,
+    solve_without_guessing,
+)
 from msanalysis.position import Position
 from msanalysis.tracker import Tracker
 from reference import enumerate_layouts
@@ -398,6 +403,22 @@ def test_single_clues_followed_for_long_look_at_the_clock(monkeypatch):
         solve_without_guessing(board, (0, 0), time_limit=60)
     monkeypatch.undo()
     assert solve_without_guessing(board, (0, 0), time_limit=None).revealed > 10_000  # no clock
+
+
+def test_generation_checks_its_counts_before_it_remembers_a_size():
+    # The cells a size leaves for mines are remembered by the arguments: an equal 3.0 after 3
+    # found 3's and failed deep inside the draw; a list could not be looked up at all.
+    generate_no_guess(9, 9, 3, first_click=(4, 4), seed=1)
+    for mines in (3.0, np.float64(3), True, []):
+        with pytest.raises(InvalidInput, match="the mine count must be a whole number"):
+            generate_no_guess(9, 9, mines, first_click=(4, 4), seed=1)
+    assert generate_no_guess(9, 9, np.int64(3), first_click=(4, 4), seed=1).mine_count == 3
+    with pytest.raises(InvalidInput, match="the grade must be a whole number"):
+        generate_no_guess(9, 9, 10, first_click=(4, 4), grade=[])
+    for options in ({"count": None}, {"count": 1.5}, {"count": 2, "jobs": None},
+                    {"count": 2, "jobs": 1.5}):
+        with pytest.raises(InvalidInput, match="must be a whole number"):
+            next(generate_many(5, 5, 3, first_click=(2, 2), **options))
 
 
 def test_solve_without_guessing_checks_its_arguments_first():

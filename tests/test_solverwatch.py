@@ -91,3 +91,24 @@ def test_a_deadline_already_past_stops_the_search_without_waiting_for_the_thread
         watch = Watch(time.perf_counter() - 1)
         assert watch.solve(solver) is None and watch.expired
         assert Watch(time.perf_counter() + 60).solve(solver) is True
+
+
+def test_a_deadline_years_away_is_waited_for_a_day_at_a_time(monkeypatch):
+    # select refuses a timeout past what time_t holds: a time limit of 1e10 s killed the
+    # watch's thread (its traceback printed, the caller none the wiser). The watch waits a day
+    # at most, then again; shortened here so that the test sees the waits go round.
+    import msanalysis.solverwatch as solverwatch
+
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", failures.append)
+    with Watch(time.perf_counter() + 1e10) as watch:
+        time.sleep(0.1)  # the thread waits, and has not died
+    assert failures == [] and not watch.expired
+    monkeypatch.setattr(solverwatch, "_LONGEST_WAIT", 0.05)
+    with Watch(time.perf_counter() + 1e10) as watch:
+        time.sleep(0.3)  # several waits, none of them the deadline
+        assert not watch.expired
+    with Watch(time.perf_counter() + 0.1) as watch:
+        time.sleep(0.4)
+        assert watch.expired  # a deadline within a wait still fires
+    assert failures == []

@@ -337,7 +337,7 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     """
     if method not in METHODS:
         raise InvalidInput(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if grade is not None and grade not in GRADES:
+    if grade is not None and as_int(grade, "the grade") not in GRADES:
         raise InvalidInput(f"unknown grade {grade!r}; grades are 1 to 4")
     if grade == MINE_COUNT and not use_mine_count:
         raise InvalidInput("grade 4 is the mine count, which use_mine_count=False leaves out")
@@ -345,6 +345,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     if attempts < 1:
         raise InvalidInput(f"attempts must be at least 1, got {attempts}")
     first_click = as_pair(first_click)  # its place on the board: checked as the board is drawn
+    # An int before the layouts' cells are looked up by it (an equal 3.0 would find 3's).
+    mines = as_int(mines, "the mine count")
     deadline = deadline_after(time_limit)
     width, height = check_size(width, height)
     if width * height > _BIT_BOARD_CELLS:
@@ -750,9 +752,9 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     >>> sorted(i for i, _ in generate_many(9, 9, 10, 3, first_click=(4, 4)))
     [0, 1, 2]
     """
-    if count < 0:
+    if as_int(count, "the number of boards") < 0:
         raise InvalidInput(f"the number of boards cannot be negative, got {count}")
-    if jobs < 1:
+    if as_int(jobs, "jobs") < 1:
         raise InvalidInput(f"jobs must be at least 1, got {jobs}")
     # perf_counter is the system's monotonic clock: worker processes read the same deadline.
     deadline = deadline_after(time_limit)
