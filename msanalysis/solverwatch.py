@@ -110,12 +110,13 @@ class Watch:
                 if self.deadline is not None and not self.expired:
                     left = self.deadline - time.perf_counter()
                     # A day at most per wait: select refuses a time past what time_t holds
-                    # (a time limit of 1e10 s), and a wait cut short only waits again.
+                    # (a time limit of 1e10 s), and a wait that ends before the deadline
+                    # only waits again.
                     timeout = min(max(0.0, left), _LONGEST_WAIT)
                 ready, _, _ = select.select([read], [], [], timeout)
                 if not ready:
-                    if timeout is not None and timeout >= _LONGEST_WAIT:
-                        continue  # not the deadline yet
+                    if not time_is_up(self.deadline):
+                        continue
                     self._fire(expired=True)
                     continue
                 try:

@@ -653,7 +653,7 @@ class Tracker:
         look = _CELLS_BETWEEN_LOOKS  # at the clock: a cascade of millions of cells takes minutes
         while wave:
             if len(queue) >= look:
-                self._check_clock(len(queue))
+                self._check_clock(f"a cascade was opened ({len(queue)} cells so far)")
                 look = len(queue) + _CELLS_BETWEEN_LOOKS
             found = []
             for i in wave:
@@ -669,7 +669,7 @@ class Tracker:
             state[i] = HIDDEN
         for done in range(0, len(queue), _CELLS_BETWEEN_LOOKS):
             if done:
-                self._check_clock(done)
+                self._check_clock(f"a cascade was opened ({done} cells so far)")
             for i in queue[done:done + _CELLS_BETWEEN_LOOKS]:
                 self._revealed(i, numbers[i])
         self._safe_left -= len(queue)
@@ -682,12 +682,11 @@ class Tracker:
         cells = self._cells
         return [cells[i] for i in queue]
 
-    def _check_clock(self, cells: int) -> None:
-        """Stop a cascade past the deadline (after ``cells`` cells of it, never fewer than
-        :data:`_CELLS_BETWEEN_LOOKS`)."""
+    def _check_clock(self, doing: str) -> None:
+        """Stop work past the deadline, saying what it was ``doing`` (a cascade looks after
+        every :data:`_CELLS_BETWEEN_LOOKS` cells, a round of single clues after as many clues)."""
         if time_is_up(self._deadline):
-            raise TimeLimitReached(f"the time limit ran out while a cascade was opened "
-                                   f"({cells} cells so far)")
+            raise TimeLimitReached(f"the time limit ran out while {doing}")
 
     def _lose(self, i: int) -> None:
         self._exploded = i
@@ -972,9 +971,8 @@ class Tracker:
         while queue:
             if deadline is not None:
                 looked += 1
-                if looked % _CELLS_BETWEEN_LOOKS == 0 and time_is_up(deadline):
-                    raise TimeLimitReached(f"the time limit ran out while single clues were "
-                                           f"followed ({looked} clues so far)")
+                if looked % _CELLS_BETWEEN_LOOKS == 0:
+                    self._check_clock(f"single clues were followed ({looked} clues so far)")
             i = queue.pop()
             n, k = need[i], opened[i]
             if n < 0 or n > k:

@@ -341,7 +341,8 @@ def dask_client(address: str, seconds: float = 10) -> Client:
     where = f"cannot use the Dask scheduler at {address!r}"
     # In a thread of its own: a notebook's kernel already runs an event loop in this one.
     with ThreadPoolExecutor(1) as thread:
-        asked = thread.submit(asyncio.run, _ask_identity(address, seconds))
+        asked = thread.submit(asyncio.run, asyncio.wait_for(_ask_identity(address, seconds),
+                                                            seconds))
         try:
             asked.result()
         except TimeoutError:
@@ -357,18 +358,16 @@ def dask_client(address: str, seconds: float = 10) -> Client:
 
 
 async def _ask_identity(address: str, seconds: float) -> None:
-    """Ask the scheduler at ``address`` who it is, giving up after ``seconds``."""
+    """Ask the scheduler at ``address`` who it is (the connection given up after
+    ``seconds``; the caller bounds the answer)."""
     from distributed.comm import connect
 
-    async def ask() -> None:
-        comm = await connect(address, timeout=seconds)
-        try:
-            await comm.write({"op": "identity", "reply": True})
-            await comm.read()
-        finally:
-            comm.abort()
-
-    await asyncio.wait_for(ask(), seconds)
+    comm = await connect(address, timeout=seconds)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        await comm.read()
+    finally:
+        comm.abort()
 
 
 def _run_dask(spec: PlaySpec, seeds: range, dask: str | Client, chunk: int | None,
