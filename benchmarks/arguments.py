@@ -14,6 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
+from msanalysis.errors import MAX_JOBS
+
 __all__ = ["COUNT", "JOBS", "SEED", "Parser", "existing_file", "new_file", "seconds", "share",
            "whole"]
 
@@ -53,8 +55,8 @@ COUNT = whole(1)
 """Games, layouts, rounds, repeats: at least one."""
 SEED = whole(0)
 """The first seed of a run."""
-JOBS = whole(1, 64)
-"""Worker processes (as :func:`msanalysis.play.bench.check_jobs` allows)."""
+JOBS = whole(1, MAX_JOBS)
+"""Worker processes (as :func:`msanalysis.errors.check_jobs` allows)."""
 
 
 def seconds(text: str) -> float:

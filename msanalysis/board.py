@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, check_type
+from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, a_name, check_type
 from msanalysis.files import decode_text, lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_count", "as_int", "as_pair", "cell_table",
@@ -561,7 +561,7 @@ class Board:
         '.*'
         """
         if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise WrongType(f"Board.from_mbf takes bytes, got a {type(data).__name__} "
+            raise WrongType(f"Board.from_mbf takes bytes, got {a_name(type(data).__name__)} "
                             "(Board.load reads a file)")
         if len(data) < 4:
             raise ParseError(f"truncated MBF: {len(data)} bytes, the header alone needs 4")

@@ -573,7 +573,7 @@ def generate(
     """Generate seeded mine layouts under a first-click rule (no-guess boards checked again)."""
     import random
 
-    from msanalysis.play.bench import check_jobs
+    from msanalysis.errors import check_jobs
     from msanalysis.play.noguess import generate_many
 
     check_time_limit(time_limit)
@@ -988,7 +988,8 @@ def play(
         "finished; exit status 3.")] = 600.0,
 ) -> None:
     """Play many seeded games with a strategy and report the win rate."""
-    from msanalysis.play.bench import PlaySpec, bench, check_jobs
+    from msanalysis.errors import check_jobs
+    from msanalysis.play.bench import PlaySpec, bench
     from msanalysis.play.strategies import parse_options
 
     if games < 1:
@@ -1277,7 +1278,7 @@ def replay_command(
         "name says (standard input is read as jsonl otherwise).")] = None,
 ) -> None:
     """Judge recorded games click by click: forced, guessed, needlessly guessed, blundered."""
-    from msanalysis.play.bench import check_jobs
+    from msanalysis.errors import check_jobs
 
     check_time_limit(time_limit)
     with user_errors():

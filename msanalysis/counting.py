@@ -32,6 +32,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    check_flag,
     check_type,
     time_is_up,
 )
@@ -529,6 +530,7 @@ def count_component(problem: Problem, *, deadline: float | None = None,
     (2, (10,))
     """
     check_type(problem, Problem, "count_component", "Problem.of_component makes one")
+    check_flag(box_mines, "box_mines")
     problem.check()
     offset, layouts, mines = _count_lists(problem, None, deadline, boxes=box_mines)
     return ComponentCount(offset, tuple(layouts), tuple(map(tuple, mines)))

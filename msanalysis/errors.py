@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "MAX_JOBS",
     "AnalysisTooHard",
     "IllegalMove",
     "InconsistentPosition",
@@ -28,9 +29,11 @@ __all__ = [
     "ParseError",
     "TimeLimitReached",
     "WrongType",
+    "a_name",
     "as_real",
     "as_time_limit",
     "check_flag",
+    "check_jobs",
     "check_list",
     "check_time_for",
     "check_type",
@@ -178,6 +181,29 @@ def worker_ignores_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+MAX_JOBS = 64
+"""The most local worker processes one run starts (more would only contend for the cores, and a
+pool of a huge number would fill the memory before it started)."""
+
+
+def check_jobs(jobs: Any) -> None:
+    """Refuse a number of local worker processes outside 1 to :data:`MAX_JOBS` (a float, a
+    string or a bool too).
+
+    Examples
+    --------
+    >>> check_jobs(2)
+    >>> check_jobs(0)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: --jobs takes 1 to 64 local worker processes, got 0
+    """
+    if isinstance(jobs, (bool, np.bool_)) or not isinstance(jobs, numbers.Integral):
+        raise InvalidInput(f"--jobs must be a whole number (an int), got {jobs!r}")
+    if not 1 <= int(jobs) <= MAX_JOBS:
+        raise InvalidInput(f"--jobs takes 1 to {MAX_JOBS} local worker processes, got {jobs}")
+
+
 def as_real(value: Any) -> float:
     """``value`` as a float when it is a real number, NaN otherwise (a string, None, a bool:
     ``True`` is an int to Python, not a number of seconds or a weight), for a check of range to
@@ -209,8 +235,8 @@ def check_type(value: object, kind: type, taker: str, hint: str = "") -> None:
     msanalysis.errors.WrongType: the example takes a tuple, got a list (tuple(x) makes one)
     """
     if not isinstance(value, kind):
-        raise WrongType(f"{taker} takes a {kind.__name__}, got a {type(value).__name__}"
-                        + (f" ({hint})" if hint else ""))
+        raise WrongType(f"{taker} takes {a_name(kind.__name__)}, got "
+                        f"{a_name(type(value).__name__)}" + (f" ({hint})" if hint else ""))
 
 
 def check_flag(value: object, name: str) -> None:
@@ -396,6 +422,15 @@ def mines_do_not_fit(mines: int, where: str) -> str:
     ('1 mine does not fit on 0 cells', '82 mines do not fit on a 9x9 board')
     """
     return f"{quantity(mines, 'mine')} {plural(mines, 'does', 'do')} not fit on {where}"
+
+
+def a_name(name: str) -> str:
+    """``name`` after its article, for a message that names a kind of thing.
+
+    >>> a_name("int"), a_name("Analysis"), a_name("str")
+    ('an int', 'an Analysis', 'a str')
+    """
+    return ("an " if name[:1].lower() in "aeiou" and name else "a ") + name
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:

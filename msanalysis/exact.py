@@ -15,7 +15,7 @@ import sys
 from fractions import Fraction
 
 from msanalysis.board import as_int
-from msanalysis.errors import InvalidInput, WrongType
+from msanalysis.errors import InvalidInput, WrongType, a_name
 
 __all__ = ["decimal", "fraction_text", "magnitude"]
 
@@ -79,7 +79,7 @@ def fraction_text(value: Fraction) -> str:
     '1/3'
     """
     if not isinstance(value, numbers.Rational) or isinstance(value, bool):
-        raise WrongType(f"fraction_text takes a Fraction, got a {type(value).__name__}")
+        raise WrongType(f"fraction_text takes a Fraction, got {a_name(type(value).__name__)}")
     return f"{decimal(value.numerator)}/{decimal(value.denominator)}"
 
 

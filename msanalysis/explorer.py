@@ -42,6 +42,7 @@ from msanalysis.errors import (
     MsanalysisError,
     ParseError,
     WrongType,
+    a_name,
     check_flag,
     mines_do_not_fit,
 )
@@ -297,7 +298,7 @@ class Explorer(anywidget.AnyWidget):
         if isinstance(source, Replay):
             judged = judged or analyze_replay(source, time_limit=REPLAY_TIME_LIMIT)
         elif not isinstance(source, (Game, Position)):
-            raise WrongType(f"cannot explore a {type(source).__name__}: expected a Position, "
+            raise WrongType(f"cannot explore {a_name(type(source).__name__)}: expected a Position, "
                             "Game, Board, Replay or ReplayAnalysis")
         # Nothing is refused past here: what was shown stays until then.
         self._game, self._replay_source, self._judged = None, None, judged

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from msanalysis.errors import ParseError, WrongType
+from msanalysis.errors import ParseError, WrongType, a_name
 
 __all__ = ["MAX_FILE_BYTES", "REPLAY_SUFFIXES", "check_path", "decode_text", "limited",
            "lines_of", "read_bytes", "read_text", "text_of_layout_file", "write_file"]
@@ -61,7 +61,8 @@ def check_path(path: object) -> None:
     msanalysis.errors.WrongType: a file's path is a str or a pathlib.Path, got a NoneType
     """
     if not isinstance(path, (str, os.PathLike)):
-        raise WrongType(f"a file's path is a str or a pathlib.Path, got a {type(path).__name__}")
+        raise WrongType("a file's path is a str or a pathlib.Path, got "
+                        f"{a_name(type(path).__name__)}")
 
 
 def read_bytes(path: str | Path) -> bytes:

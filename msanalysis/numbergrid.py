@@ -117,7 +117,7 @@ def check_rule(rule: str) -> None:
     ...
     msanalysis.errors.InvalidInput: unknown rule 'hex' (expected one of: classic, mosaic)
     """
-    if rule not in RULES:
+    if not isinstance(rule, str) or rule not in RULES:  # an array would be ambiguous
         raise InvalidInput(f"unknown rule {rule!r} (expected one of: {', '.join(RULES)})")
 
 

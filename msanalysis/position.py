@@ -25,7 +25,14 @@ from pathlib import Path
 import numpy as np
 
 from msanalysis.board import MAX_CELLS, Cell, as_cell, as_int, check_cells, integer_grid, oversized
-from msanalysis.errors import InvalidInput, ParseError, check_type, mines_do_not_fit, quantity
+from msanalysis.errors import (
+    InvalidInput,
+    ParseError,
+    check_flag,
+    check_type,
+    mines_do_not_fit,
+    quantity,
+)
 from msanalysis.files import lines_of, read_text, write_file
 
 __all__ = ["FLAG", "HIDDEN", "MINE", "Position"]
@@ -322,6 +329,7 @@ class Position:
         >>> p.unknown_mask().tolist(), p.unknown_mask(ignore_flags=True).tolist()
         ([[False, True, False]], [[True, True, False]])
         """
+        check_flag(ignore_flags, "ignore_flags")
         states = self._states
         return (states == HIDDEN) | (states == FLAG) if ignore_flags else states == HIDDEN
 
@@ -334,6 +342,7 @@ class Position:
         >>> p.mine_mask().tolist(), p.mine_mask(ignore_flags=True).tolist()
         ([[True, False, False]], [[False, False, False]])
         """
+        check_flag(ignore_flags, "ignore_flags")
         states = self._states
         return states == MINE if ignore_flags else (states == MINE) | (states == FLAG)
 

@@ -345,7 +345,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
         raise InvalidInput(f"grade must be one of 1, 2, 3, got {grade!r}")
     if share is not None and not 0 <= as_real(share) <= 1:  # True is no share
         raise InvalidInput(f"share must be between 0 and 1, got {share!r}")
-    if check not in ("cpsat", "sat"):
+    if not isinstance(check, str) or check not in ("cpsat", "sat"):
         raise InvalidInput(f"check must be 'cpsat' or 'sat', got {check!r}")
     deadline = deadline_after(time_limit)
     seed = as_seed(seed)  # True is no seed

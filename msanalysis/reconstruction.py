@@ -226,7 +226,7 @@ def reconstruct(grid: NumberGrid | str, *, rule: str | None = None, engine: str 
     engine, exponential in the worst case, and enumerated with ``limit`` blocking solves.
     """
     grid = _as_grid(grid, rule)
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise InvalidInput(f"unknown engine {engine!r} (expected one of: {', '.join(ENGINES)})")
     if limit is not None and (isinstance(limit, (bool, np.bool_))
                               or not isinstance(limit, (int, np.integer)) or limit < 1):

@@ -220,7 +220,8 @@ class Replay:
                                 f"got {action!r}")
         actions = tuple(a if isinstance(a, Action) else Action(*a) for a in given)
         object.__setattr__(self, "actions", actions)
-        if self.rules is not None and self.rules not in RULES:
+        if self.rules is not None and (not isinstance(self.rules, str)
+                                       or self.rules not in RULES):
             raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
         # What load_replay refuses in a file is refused here too, so that every replay made
         # can be saved and read back.
@@ -883,6 +884,8 @@ class ReplayRecorder:
         check_type(game, Game, "ReplayRecorder", "Game(board) makes one")
         if game.clicks:
             raise InvalidInput("start recording before the first click: the recorder must see it")
+        if clock is not None and not callable(clock):
+            raise WrongType(f"clock is a function that gives seconds, got {clock!r}")
         self.game = game
         self.player = player
         self.program = program

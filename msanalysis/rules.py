@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
-from msanalysis.errors import InvalidInput, check_type, mines_do_not_fit, quantity
+from msanalysis.errors import InvalidInput, WrongType, check_type, mines_do_not_fit, quantity
 
 __all__ = [
     "DIFFICULTIES",
@@ -107,7 +107,7 @@ def board_size(difficulty: str | None = None, *, width: int | None = None,
     (9, 9, 12)
     """
     if difficulty is not None:
-        if difficulty not in DIFFICULTIES:
+        if not isinstance(difficulty, str) or difficulty not in DIFFICULTIES:
             raise InvalidInput(f"unknown difficulty {difficulty!r}; choose one of "
                              f"{', '.join(DIFFICULTIES)}")
         base_width, base_height, base_mines = DIFFICULTIES[difficulty]
@@ -136,6 +136,8 @@ def default_first_click(rules: str, *, width: int | None = None,
     >>> default_first_click("safe-opening", width=2, height=2)
     (1, 1)
     """
+    if not isinstance(rules, str):  # an array would be ambiguous, a list unhashable
+        raise WrongType(f"rules is the name of a first-click rule, got {rules!r}")
     if rules not in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
         return (0, 0)
     row = 3 if height is None else min(3, height // 2)

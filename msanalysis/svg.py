@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import numbers
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -27,7 +28,15 @@ import numpy as np
 
 from msanalysis.analysis import Analysis
 from msanalysis.board import Board, Cell, as_cell, as_pair, neighbour_counts
-from msanalysis.errors import InvalidInput, WrongType, as_real, check_list, check_type
+from msanalysis.errors import (
+    InvalidInput,
+    WrongType,
+    a_name,
+    as_real,
+    check_flag,
+    check_list,
+    check_type,
+)
 from msanalysis.exact import magnitude
 from msanalysis.numbergrid import NumberGrid
 from msanalysis.position import FLAG, HIDDEN, MINE, Position
@@ -141,6 +150,9 @@ def probability_colour(p: float) -> str:
     >>> probability_colour(0.0), probability_colour(1.0)
     ('#ffffcc', '#bd0026')
     """
+    # A float (numpy's too) first: pictures ask once a cell.
+    if not isinstance(p, float) and (isinstance(p, bool) or not isinstance(p, numbers.Real)):
+        raise WrongType(f"a probability is a number from 0 to 1, got {p!r}")
     p = min(max(float(p), 0.0), 1.0)
     for (lo, c0), (hi, c1) in itertools.pairwise(_RAMP):
         if p <= hi:
@@ -234,7 +246,7 @@ def _scene(obj, solution: bool = False) -> _Scene:
     if isinstance(obj, Puzzle):
         return _puzzle_scene(obj, solution)
     if solution:
-        raise WrongType(f"solution=True draws a Puzzle's answer, not a {type(obj).__name__}")
+        raise WrongType(f"solution=True draws a Puzzle's answer, not {a_name(type(obj).__name__)}")
     if isinstance(obj, Board):
         return _Scene(obj.height, obj.width, _board_states(obj), None)
     if isinstance(obj, Position):
@@ -245,8 +257,8 @@ def _scene(obj, solution: bool = False) -> _Scene:
         return _reconstruction_scene(obj)
     if isinstance(obj, NumberGrid):
         return _grid_scene(np.array(obj.clues), obj.rule)
-    raise WrongType(f"cannot draw a {type(obj).__name__}: expected a Board, Position, Analysis, "
-                    "Reconstruction, NumberGrid or Puzzle")
+    raise WrongType(f"cannot draw {a_name(type(obj).__name__)}: expected a Board, Position, "
+                    "Analysis, Reconstruction, NumberGrid or Puzzle")
 
 
 def _analysis_scene(analysis: Analysis) -> _Scene:
@@ -658,6 +670,10 @@ def board(obj, *, size: float | None = None, probabilities=None, highlight: Iter
     -----
     O(width * height) time and output size.
     """
+    check_flag(solution, "solution")
+    check_flag(coordinates, "coordinates")
+    if legend is not None:
+        check_flag(legend, "legend")
     scene = _scene(obj, solution)
     if probabilities is not None:
         scene.probabilities = _probability_grid(probabilities, scene.height, scene.width)
@@ -743,6 +759,8 @@ def replay(analysis, *, size: float | None = None, coordinates: bool = True,
     from msanalysis.play.judge import ReplayAnalysis  # the play layer, only when asked
 
     check_type(analysis, ReplayAnalysis, "svg.replay", "analyze_replay(replay) makes one")
+    check_flag(coordinates, "coordinates")
+    check_flag(legend, "legend")
     final = analysis.final
     layout = analysis.replay.board
     states = np.array(final.states)

@@ -13,8 +13,16 @@ from typing import Any
 import numpy as np
 import typer
 
-from msanalysis.board import Board, Cell
-from msanalysis.errors import plural, quantity  # words for counts, the engine's messages' too
+from msanalysis.board import Board, Cell, as_pair
+from msanalysis.errors import (  # words for counts, the engine's messages' too
+    InvalidInput,
+    WrongType,
+    check_flag,
+    check_list,
+    check_type,
+    plural,
+    quantity,
+)
 from msanalysis.exact import magnitude
 from msanalysis.position import FLAG, MINE, Position
 
@@ -65,6 +73,8 @@ def render_grid(rows: list[str], *, colour: bool = False) -> str:
     >>> print(render_grid(["." * 102]).splitlines()[0][-4:])
       11
     """
+    _check_rows(rows, "render_grid")
+    check_flag(colour, "colour")
     width = max(len(row) for row in rows)
     row_label = len(str(len(rows) - 1))
     lines = [" " * (row_label + 1) + "".join(digits)
@@ -81,6 +91,7 @@ def position_rows(position: Position) -> list[str]:
     >>> position_rows(Position.from_text("mines: 2\\n1??\\n1??\\n???"))
     ['1??', '1??', '???']
     """
+    check_type(position, Position, "position_rows", "Position.from_text reads one")
     text = position.to_text().splitlines()
     return text[1:] if position.total_mines is not None else text
 
@@ -91,6 +102,7 @@ def board_rows(board: Board) -> list[str]:
     >>> board_rows(Board.from_text("*..\\n...\\n..*"))
     ['*1.', '121', '.1*']
     """
+    check_type(board, Board, "board_rows", "Board.from_text reads one")
     return ["".join("*" if mine else (str(n) if n else ".") for mine, n in zip(mrow, nrow))
             for mrow, nrow in zip(board.mask.tolist(), board.numbers.tolist())]
 
@@ -105,6 +117,7 @@ def percent_rows(analysis: Any, position: Position) -> list[str]:
     >>> percent_rows(analyze(p), p)
     ['  . 50 33', '  . 50 33', '  S  S 33']
     """
+    _check_analysis(analysis, position, "percent_rows")
     # Whole arrays at a time: a 3000x3000 position took 10 s cell by cell.
     states = position.states
     cells = np.full(states.shape, "  .", dtype="<U3")
@@ -138,6 +151,7 @@ def marked_rows(analysis: Any, position: Position) -> list[str]:
     >>> marked_rows(analyze(p), p)
     ['1S?', '1MS', '11S']
     """
+    _check_analysis(analysis, position, "marked_rows")
     rows = [list(row) for row in position_rows(position)]
     for r, c in analysis.forced_safe:
         rows[r][c] = "S"
@@ -152,7 +166,8 @@ def cells_text(cells: Iterable[Cell]) -> str:
     >>> cells_text([(2, 1), (0, 3)]), cells_text([]), cells_text((0, c) for c in range(13))
     ('2 (0,3 2,1)', '0', '13 (0,0 0,1 0,2 0,3 0,4 0,5 0,6 0,7 0,8 0,9 0,10 0,11 ...)')
     """
-    cells = sorted(cells)
+    check_list(cells, "cells_text takes a list of cells")
+    cells = sorted(as_pair(cell) for cell in cells)
     shown = " ".join(f"{r},{c}" for r, c in cells[:12])
     return f"{len(cells)}" + (f" ({shown}{' ...' if len(cells) > 12 else ''})" if cells else "")
 
@@ -169,6 +184,7 @@ def percent_grid(rows: list[str]) -> str:
      99 00
       .  .
     """
+    _check_rows(rows, "percent_grid")
     width = len(rows[0]) // 3
     label = len(str(len(rows) - 1))
     # Two digits fit a cell; the digits of hundreds and up go on lines above, one a cell.
@@ -202,6 +218,10 @@ def layouts_summary(result: Any) -> str:
     >>> layouts_summary(reconstruct("1?\\n??", rule="classic", limit=2))
     'at least 2 layouts (stopped at the limit), not unique; the first:'
     """
+    # Imported here: the command line's start would otherwise load OR-Tools, seconds of it.
+    from msanalysis.reconstruction import Reconstruction
+
+    check_type(result, Reconstruction, "layouts_summary", "reconstruct(grid) makes one")
     count = result.count
     if count == 0:
         return "no layout fits these numbers"
@@ -213,3 +233,21 @@ def layouts_summary(result: Any) -> str:
     uniqueness = "not unique" if result.unique is False else "uniqueness unknown"
     return (f"at least {magnitude(count)} {plural(count, 'layout')} ({stopped}), {uniqueness}; "
             "the first:")
+
+
+def _check_rows(rows: Any, taker: str) -> None:
+    """Refuse what is not a non-empty list of strings (rows of cells)."""
+    if not isinstance(rows, (list, tuple)) or not rows or not all(
+            isinstance(row, str) for row in rows):
+        raise WrongType(f"{taker} takes a non-empty list of rows (strings), got {rows!r}")
+
+
+def _check_analysis(analysis: Any, position: Any, taker: str) -> None:
+    """Refuse what is not an analysis and a position of the same size."""
+    from msanalysis.analysis import Analysis  # loaded by then: not at the command line's start
+
+    check_type(analysis, Analysis, taker, "analyze(position) makes one")
+    check_type(position, Position, taker, "Position.from_text reads one")
+    if position.shape != analysis.position.shape:
+        raise InvalidInput(f"{taker} takes a position of the analysis's size "
+                           f"{analysis.position.shape}, got {position.shape}")

@@ -28,6 +28,7 @@ from msanalysis.errors import (
     InconsistentPosition,
     InvalidInput,
     TimeLimitReached,
+    check_flag,
     check_type,
     deadline_after,
     quantity,
@@ -327,6 +328,8 @@ def analyze_constraints(position: Position, *, ignore_flags: bool = False,
     (1, [(0, 0), (0, 2)])
     """
     check_type(position, Position, "analyze_constraints", "Position.from_text reads one")
+    check_flag(ignore_flags, "ignore_flags")
+    check_flag(forced_only, "forced_only")
     deadline = deadline_after(time_limit)
     constraints = build(position, ignore_flags=ignore_flags, deadline=deadline)
     if deadline is None and not forced_only:

@@ -387,7 +387,7 @@ def test_an_analysis_refused_leaves_the_explorer_whole():
 def test_a_failed_load_keeps_the_game_shown():
     explorer = Explorer(Board.from_text("*..\n...\n..."))
     game = explorer.game
-    with pytest.raises(InvalidInput, match="cannot explore a int"):
+    with pytest.raises(InvalidInput, match="cannot explore an int"):
         explorer.load(42)
     assert explorer.game is game
     explorer.reveal((2, 2))

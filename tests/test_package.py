@@ -43,7 +43,7 @@ def _calls():
         (lambda: Board.from_text(None), "Board.from_text takes a str"),
         (lambda: Board.from_mbf("abcd"), "Board.from_mbf takes bytes, got a str"),
         (lambda: Puzzle.from_text(None), "Puzzle.from_text takes a str"),
-        (lambda: read_grid(5), "read_grid takes a str, got a int"),
+        (lambda: read_grid(5), "read_grid takes a str, got an int"),
         # None where an object is wanted.
         (lambda: Tracker(None, (0, 0)), "Tracker takes a Board"),
         (lambda: Tracker.from_position(None), "Tracker.from_position takes a Position"),

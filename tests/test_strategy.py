@@ -130,7 +130,7 @@ def test_autoplay_rejects_a_strategy_that_does_nothing():
             return [Move("reveal", next(iter(position.revealed)))]
 
     for strategy in (Idle(), Stuck()):
-        with pytest.raises(RuntimeError, match="idle"):
+        with pytest.raises(InvalidInput, match="idle"):
             autoplay(Game.started(9, 9, 10, first_click=(0, 0), seed=0), strategy)
 
     class Wordy(Idle):

@@ -5,7 +5,7 @@ with strings, numbers and None."""
 
 import pytest
 
-from msanalysis.errors import WrongType
+from msanalysis.errors import InvalidInput, WrongType, a_name
 
 
 def _entries():
@@ -68,7 +68,8 @@ def _tracker():
                          else "")
 @pytest.mark.parametrize("value", ["?1", 3, None])
 def test_an_entry_point_names_what_it_takes(taker, kind, call, value):
-    with pytest.raises(WrongType, match=f"^{taker} takes a {kind}, got a {type(value).__name__}"):
+    got = a_name(type(value).__name__)
+    with pytest.raises(WrongType, match=f"^{taker} takes {a_name(kind)}, got {got}"):
         call(value)
 
 
@@ -163,3 +164,160 @@ def test_rollouts_take_cells_as_lists_and_a_limit_as_a_numpy_integer():
                    [[[0, 1]]])
     assert won.tolist() == [[True]]
     assert reconstruct("1?", limit=np.int64(3)).count == reconstruct("1?", limit=3).count
+
+
+def _analysis(text="mines: 4\n??*???\n13*???"):
+    from msanalysis.analysis import analyze
+    from msanalysis.position import Position
+
+    return analyze(Position.from_text(text))
+
+
+def _unknown(analysis):
+    import numpy as np
+
+    from msanalysis.position import HIDDEN
+
+    return (analysis.position.states == HIDDEN) & (np.array(analysis.probabilities) < 1)
+
+
+class _Idle:
+    name, uses_analysis = "idle", False
+
+    def choose(self, position, analysis):
+        return None
+
+
+def _play_calls():
+    import numpy as np
+
+    from msanalysis.game import Game
+    from msanalysis.play import autoplay, bench, endgame, longterm, outlook, regions, rollout
+
+    result = bench.GameResult(0, True, 0, 0.0)
+    race = rollout.Race.start([(0, 0), (0, 1)])
+    new_game = lambda: Game.started(9, 9, 10, first_click=(0, 0), seed=0)
+    best = lambda: None  # a strategy factory that is never called: the checks come first
+    return [
+        # Each was an AttributeError, TypeError, KeyError, IndexError, ValueError ("truth value
+        # of an array is ambiguous") or RuntimeError from inside.
+        (lambda: outlook.Outlook(_analysis(), blend=None), InvalidInput, "blend is a number"),
+        (lambda: outlook.Outlook(_analysis(), lone_safe="no"), WrongType, "lone_safe is True"),
+        (lambda: outlook.Outlook(_analysis(), living=np.array([1, 2])), WrongType, "living is"),
+        (lambda: outlook.Outlook(_analysis()).outcomes(None), InvalidInput, "a cell is a pair"),
+        (lambda: outlook.Outlook(_analysis()).progress((9, 9)), InvalidInput, "is off the 6x2"),
+        (lambda: outlook.Outlook(_analysis()).lookahead((0, 3), "x"), InvalidInput, "cutoff is"),
+        (lambda: endgame.Endgame(_analysis(), None), InvalidInput, "node_budget must be a whole"),
+        (lambda: endgame.Endgame(_analysis(), layouts=5), WrongType, "layouts is a list of"),
+        (lambda: endgame.Endgame(_analysis(), layouts=["x"]), InvalidInput, "a layout is the"),
+        (lambda: endgame.Endgame(_analysis(), layouts=[(9, 9)]), InvalidInput, "got \\(9, 9\\)"),
+        (lambda: longterm.LongTermRisk(_analysis()).influence("x"), InvalidInput, "a cell is a"),
+        (lambda: longterm.LongTermRisk(_analysis()).influence((9, 9)), InvalidInput, "is off"),
+        (lambda: regions.regions("x", None), WrongType, "regions takes an Analysis, got a str"),
+        (lambda: regions.regions(_analysis(), [1, 2]), WrongType, "unknown is a boolean array"),
+        (lambda: regions.left_for_last(_analysis(), np.ones((3, 3), bool)), WrongType,
+         r"of the position's shape \(2, 6\)"),
+        (lambda: rollout.game_on(_position(), 5), WrongType, "mines is a set of cells, got 5"),
+        (lambda: rollout.rollouts(_position(), None, best, []), WrongType, "candidates is a"),
+        (lambda: rollout.rollouts(_position(), [(0, 0)], best, 1.5), WrongType, "layouts is a"),
+        (lambda: rollout.rollouts(_position(), [(0, 0)], best, [3]), WrongType, "a layout is"),
+        (lambda: rollout.race("?1", [(0, 0)], best, rounds=1, per_round=1, seed=1), WrongType,
+         "race takes a Position, got a str"),
+        (lambda: rollout.race(_position(), None, best, rounds=1, per_round=1, seed=1),
+         WrongType, "a race's candidates are a list of cells, got None"),
+        (lambda: rollout.race(_position(), [(0, 0), (0, 1)], best, rounds=1, per_round=1,
+                              seed=1, on_round=3), WrongType, "on_round is a function"),
+        (lambda: race.rate("x"), InvalidInput, "'x' is not a candidate of the race"),
+        (lambda: race.versus((0, 0), (5, 5)), InvalidInput, r"\(5, 5\) is not a candidate"),
+        (lambda: bench.paired(None, []), WrongType, "paired's a is a list of GameResults"),
+        (lambda: bench.paired([result], [3]), WrongType, "paired takes a GameResult, got an int"),
+        (lambda: bench.wilson_interval(1, 2, None), InvalidInput, "z is a positive number"),
+        (lambda: bench.Paired(4, 2, 3, 1, 2).interval("x"), InvalidInput, "z is a positive"),
+        (lambda: bench.Summary(bench.PlaySpec.standard("beginner")).add(None), WrongType,
+         "Summary.add takes a GameResult"),
+        (lambda: autoplay.autoplay(new_game(), np.int64(3)), WrongType,
+         "autoplay plays a strategy object, got an int64"),
+        (lambda: autoplay.autoplay(new_game(), _Idle()), WrongType,
+         "strategy 'idle' must choose a list of moves, got None"),
+    ]
+
+
+def _face_and_name_calls():
+    import numpy as np
+
+    from msanalysis import svg, text
+    from msanalysis.board import Board
+    from msanalysis.counting import Problem, count_component
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.play.book import OpeningBook
+    from msanalysis.play.judge import record_autoplay
+    from msanalysis.play.noguess import generate_many, generate_no_guess, solve_without_guessing
+    from msanalysis.puzzle import make_puzzle
+    from msanalysis.reconstruction import reconstruct
+    from msanalysis.replay import Replay
+    from msanalysis.rules import board_size, default_first_click
+    from msanalysis.whole import analyze_constraints
+
+    array = np.array([1, 2])
+    board = Board.from_text("*..\n...")
+    return [
+        # Each was an AttributeError, TypeError or ValueError from inside ("truth value of an
+        # array is ambiguous", "unhashable type", "'NoneType' object is not iterable"), or, for
+        # jobs, a pool of 10**30 processes filling the memory.
+        (lambda: text.board_rows("*."), WrongType, "board_rows takes a Board, got a str"),
+        (lambda: text.position_rows(None), WrongType, "position_rows takes a Position"),
+        (lambda: text.percent_rows(None, _position()), WrongType, "percent_rows takes an Anal"),
+        (lambda: text.marked_rows(_analysis(), None), WrongType, "marked_rows takes a Position"),
+        (lambda: text.marked_rows(_analysis(), _position()), InvalidInput,
+         r"of the analysis's size \(2, 6\), got \(2, 2\)"),
+        (lambda: text.layouts_summary(None), WrongType, "layouts_summary takes a Reconstruction"),
+        (lambda: text.cells_text(5), WrongType, "cells_text takes a list of cells, got 5"),
+        (lambda: text.cells_text([1.5]), InvalidInput, "a cell is a pair of whole numbers"),
+        (lambda: text.render_grid(array), WrongType, "render_grid takes a non-empty list of rows"),
+        (lambda: text.render_grid(["?1"], colour=array), WrongType, "colour is True or False"),
+        (lambda: text.percent_grid([]), WrongType, "percent_grid takes a non-empty list"),
+        (lambda: svg.board(board, coordinates=array), WrongType, "coordinates is True or Fal"),
+        (lambda: svg.board(board, legend="no"), WrongType, "legend is True or False"),
+        (lambda: svg.board(board, solution=array), WrongType, "solution is True or False"),
+        (lambda: svg.probability_colour(None), WrongType, "a probability is a number from 0"),
+        (lambda: NumberGrid([[1]], rule=array), InvalidInput, "unknown rule"),
+        (lambda: reconstruct("1?", rule=array), InvalidInput, "unknown rule"),
+        (lambda: reconstruct("1?", engine=array), InvalidInput, "unknown engine"),
+        (lambda: make_puzzle(width=5, height=5, check=array), InvalidInput, "check must be"),
+        (lambda: board_size([]), InvalidInput, r"unknown difficulty \[\]"),
+        (lambda: board_size(array), InvalidInput, "unknown difficulty"),
+        (lambda: default_first_click(array), WrongType, "rules is the name of a first-click"),
+        (lambda: record_autoplay(9, 9, 10, seed=3, rules=array), WrongType, "rules is the name"),
+        (lambda: record_autoplay(9, 9, 10, seed=3, clock="x"), WrongType, "clock is a function"),
+        (lambda: Replay(board, (), rules=array), InvalidInput, "unknown rules"),
+        (lambda: OpeningBook.named(array), InvalidInput, "no book named"),
+        (lambda: _position().unknown_mask(array), WrongType, "ignore_flags is True or False"),
+        (lambda: _position().mine_mask(array), WrongType, "ignore_flags is True or False"),
+        (lambda: analyze_constraints(_position(), forced_only=array), WrongType, "forced_only"),
+        (lambda: count_component(Problem.from_clues([((1, 0), 1, [(0, 0), (0, 1)])]),
+                                 box_mines=array), WrongType, "box_mines is True or False"),
+        (lambda: generate_no_guess(9, 9, 10, first_click=(4, 4), method=array), InvalidInput,
+         "unknown method"),
+        (lambda: generate_no_guess(9, 9, 10, first_click=(4, 4), use_mine_count=array),
+         WrongType, "use_mine_count is True or False"),
+        (lambda: solve_without_guessing(board, (1, 2), use_mine_count=array), WrongType,
+         "use_mine_count is True or False"),
+        (lambda: list(generate_many(9, 9, 10, 3, first_click=(4, 4), jobs=65)),
+         InvalidInput, "--jobs takes 1 to 64"),
+        (lambda: list(generate_many(9, 9, 10, 3, first_click=(4, 4), seed=None)),
+         InvalidInput, "generate_many numbers its boards from a seed"),
+    ]
+
+
+@pytest.mark.parametrize("index", range(len(_play_calls())))
+def test_the_play_layer_names_a_wrong_argument(index):
+    call, kind, message = _play_calls()[index]
+    with pytest.raises(kind, match=message):
+        call()
+
+
+@pytest.mark.parametrize("index", range(len(_face_and_name_calls())))
+def test_faces_names_and_flags_name_a_wrong_argument(index):
+    call, kind, message = _face_and_name_calls()[index]
+    with pytest.raises(kind, match=message):
+        call()

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
+
 from msanalysis.board import Cell
-from msanalysis.errors import InvalidInput, WrongType, check_type
+from msanalysis.errors import InvalidInput, WrongType, a_name, check_list, check_type
 from msanalysis.game import Game
 from msanalysis.position import Position
 
@@ -167,7 +169,10 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
 
     Raises
     ------
-    RuntimeError
+    WrongType
+        If ``strategy`` is not a strategy, or its ``choose`` returns something other than a
+        list of moves.
+    InvalidInput
         If the strategy returns no move, or moves that change nothing, while the game goes on
         (this would otherwise loop forever).
 
@@ -180,13 +185,17 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
     True
     """
     check_type(game, Game, "autoplay", "Game(board), or Game.started(...)")
-    if not callable(getattr(strategy, "choose", None)):  # the one thing a strategy must have
+    # The one thing a strategy must have is choose; numpy's numbers and arrays have a choose of
+    # their own.
+    if isinstance(strategy, (np.generic, np.ndarray)) or not callable(
+            getattr(strategy, "choose", None)):
         hint = f" (make_strategy({strategy!r}) makes one)" if isinstance(strategy, str) else ""
-        raise WrongType(f"autoplay plays a strategy object, got a {type(strategy).__name__}"
+        raise WrongType(f"autoplay plays a strategy object, got {a_name(type(strategy).__name__)}"
                         f"{hint}")
     for name, function in (("analyze", analyze), ("on_move", on_move)):
         if function is not None and not callable(function):
-            raise WrongType(f"autoplay's {name} is a function, got a {type(function).__name__}")
+            raise WrongType(f"autoplay's {name} is a function, got "
+                            f"{a_name(type(function).__name__)}")
     uses_analysis = getattr(strategy, "uses_analysis", True)
     if uses_analysis and analyze is None:
         return _follow(game, strategy, on_move)
@@ -219,13 +228,14 @@ def _play(game: Game, strategy: Strategy, choose: Callable[[], list[Move]], boar
     while game.status == "playing":
         chosen = choose()
         turns += 1
+        check_list(chosen, f"strategy {_name(strategy)!r} must choose a list of moves")
         if not chosen:
-            raise RuntimeError(f"strategy {strategy.name!r} chose no move in a game still being "
-                               f"played:\n{game.position().to_text()}")
+            raise InvalidInput(f"strategy {_name(strategy)!r} chose no move in a game still "
+                               f"being played:\n{game.position().to_text()}")
         changed = False
         for move in chosen:
             if not isinstance(move, Move):
-                raise WrongType(f"strategy {strategy.name!r} chose {move!r}, not a Move")
+                raise WrongType(f"strategy {_name(strategy)!r} chose {move!r}, not a Move")
             if board.is_revealed(move.cell) or board.is_flagged(move.cell):
                 continue  # an earlier move's cascade already opened it
             if move.kind == REVEAL:
@@ -240,9 +250,14 @@ def _play(game: Game, strategy: Strategy, choose: Callable[[], list[Move]], boar
             if game.status != "playing":
                 break
         if not changed:
-            raise RuntimeError(f"strategy {strategy.name!r} chose only moves that change "
+            raise InvalidInput(f"strategy {_name(strategy)!r} chose only moves that change "
                                f"nothing: {chosen}")
     return Played(game.status, guesses, moves, turns)
+
+
+def _name(strategy: Strategy) -> str:
+    """The strategy's name for a message (one of one's own may have none)."""
+    return str(getattr(strategy, "name", type(strategy).__name__))
 
 
 def _follow(game: Game, strategy: Strategy,

@@ -26,7 +26,10 @@ from msanalysis.board import Cell, as_count, as_int
 from msanalysis.errors import (
     InvalidInput,
     WrongType,
+    as_real,
     as_time_limit,
+    check_jobs,
+    check_list,
     check_type,
     deadline_after,
     time_is_up,
@@ -241,21 +244,8 @@ def _chunks(seeds: range, size: int) -> Iterator[range]:
         yield range(start, min(start + size, seeds.stop))
 
 
-MAX_JOBS = 64
-"""The most local worker processes one run starts (more would only contend for the cores)."""
-
 MAX_DASK_GAMES = 10_000_000
 """The most games of one run on Dask, whose tasks are all made and sent at the start."""
-
-
-def check_jobs(jobs: int) -> None:
-    """Refuse a number of local worker processes outside 1 to :data:`MAX_JOBS`.
-
-    >>> check_jobs(2)
-    """
-    as_int(jobs, "--jobs")  # not a bool, a float or a string
-    if not 1 <= jobs <= MAX_JOBS:
-        raise InvalidInput(f"--jobs takes 1 to {MAX_JOBS} local worker processes, got {jobs}")
 
 
 def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
@@ -474,6 +464,7 @@ class Paired:
         >>> [round(x, 4) for x in Paired(10, 5, 5, 0, 0).interval()]
         [-0.231, 0.231]
         """
+        _check_z(z)
         games = self.games + 2
         a = (self.only_a + 1) / games  # won by A only, adjusted
         b = (self.only_b + 1) / games
@@ -491,6 +482,10 @@ def paired(a: list[GameResult], b: list[GameResult]) -> Paired:
     >>> paired(a, b)
     Paired(games=4, wins_a=2, wins_b=3, only_a=1, only_b=2)
     """
+    for name, results in (("a", a), ("b", b)):
+        check_list(results, f"paired's {name} is a list of GameResults")
+        for result in results:
+            check_type(result, GameResult, "paired")
     won_a = {r.seed: r.won for r in a}
     won_b = {r.seed: r.won for r in b}
     seeds = won_a.keys() & won_b.keys()
@@ -513,6 +508,7 @@ def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, floa
     """
     games = as_count(games, "games")
     wins = as_count(wins, "wins", 0, games)
+    _check_z(z)
     if games == 0:
         return (0.0, 1.0)
     p = wins / games
@@ -523,6 +519,12 @@ def wilson_interval(wins: int, games: int, z: float = _Z95) -> tuple[float, floa
     lo = 0.0 if wins == 0 else max(0.0, centre - half)
     hi = 1.0 if wins == games else min(1.0, centre + half)
     return (lo, hi)
+
+
+def _check_z(z: Any) -> None:
+    """Refuse a z (standard normal quantile) that is not a positive finite number."""
+    if not 0 < as_real(z) < math.inf:
+        raise InvalidInput(f"z is a positive number (1.96 for 95%), got {z!r}")
 
 
 @dataclass
@@ -544,6 +546,7 @@ class Summary:
     planned: int = 0
 
     def add(self, result: GameResult) -> None:
+        check_type(result, GameResult, "Summary.add")
         self.games += 1
         self.wins += result.won
         self.guesses += result.guesses

@@ -137,7 +137,7 @@ class OpeningBook:
     @classmethod
     def named(cls, name: str) -> OpeningBook:
         """A book shipped with the package (one of :data:`BOOKS`)."""
-        if name not in BOOKS:
+        if not isinstance(name, str) or name not in BOOKS:
             raise InvalidInput(f"no book named {name!r}; the books are {', '.join(BOOKS)}")
         text = resources.files("msanalysis.play").joinpath("books", f"{name}.json").read_text()
         return cls.from_json(text, source=f"book {name}")

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Cell
-from msanalysis.errors import check_type
+from msanalysis.board import Cell, as_count
+from msanalysis.errors import InvalidInput, check_list, check_type
 
 __all__ = ["TIE", "Endgame"]
 
@@ -70,6 +70,9 @@ class Endgame:
     def __init__(self, analysis: Any, node_budget: int = 100_000,
                  layouts: Iterable[Iterable[Cell]] | None = None) -> None:
         check_type(analysis, Analysis, "Endgame", "analyze(position) makes one")
+        node_budget = as_count(node_budget, "node_budget")
+        if layouts is not None:
+            check_list(layouts, "layouts is a list of layouts (each the set of its mines)")
         constraints = analysis.constraints
         height, width = constraints.position.shape
         # Frontier cells component by component, then the sea: the columns of the rows below.
@@ -82,10 +85,14 @@ class Endgame:
         total = 0
         if layouts is None:
             layouts = analysis.counts.layouts(limit=analysis.solutions)
-        for k, mines in enumerate(layouts):
-            rows += [k] * len(mines)
-            columns += map(index.__getitem__, mines)
-            total = k + 1
+        try:
+            for k, mines in enumerate(layouts):
+                rows += [k] * len(mines)
+                columns += map(index.__getitem__, mines)
+                total = k + 1
+        except (KeyError, TypeError):  # given layouts only: the listed ones are all of cells
+            raise InvalidInput(f"a layout is the set of its mines among the unknown cells, got "
+                               f"{mines!r}") from None
         mine = np.zeros((total, len(cells)), dtype=np.int16)
         mine[rows, columns] = 1
         mines_in = mine.sum(axis=0)

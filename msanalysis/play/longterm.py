@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Cell, as_count
+from msanalysis.board import Cell, as_cell, as_count
 from msanalysis.errors import check_type
 from msanalysis.position import HIDDEN
 
@@ -176,6 +176,7 @@ class LongTermRisk:
         half a later guess would lose). The total is at most the layouts in which ``cell`` is a
         mine and at most those in which it is safe.
         """
+        cell = as_cell(cell, *self.shape)
         if self.remaining is None or not self.cells[cell]:
             return 0
         pairs = block = 0

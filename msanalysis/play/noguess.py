@@ -31,6 +31,8 @@ from msanalysis.errors import (
     IllegalMove,
     InvalidInput,
     TimeLimitReached,
+    check_flag,
+    check_jobs,
     check_time_for,
     check_type,
     deadline_after,
@@ -192,6 +194,7 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     first click (``unsafe`` rules) is played by a tracker.
     """
     check_type(board, Board, "solve_without_guessing", "a layout: Board.from_text reads one")
+    check_flag(use_mine_count, "use_mine_count")
     rule = FirstClick.parse(rules)
     first_click = as_cell(first_click, board.height, board.width, error=IllegalMove)
     deadline = deadline_after(time_limit)
@@ -335,7 +338,8 @@ def generate_no_guess(width: int, height: int, mines: int, *, first_click: Cell,
     as logic stops; ``adjust`` costs a check after each round of moves, and usually a few
     rounds.
     """
-    if method not in METHODS:
+    check_flag(use_mine_count, "use_mine_count")
+    if not isinstance(method, str) or method not in METHODS:
         raise InvalidInput(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if grade is not None and as_int(grade, "the grade") not in GRADES:
         raise InvalidInput(f"unknown grade {grade!r}; grades are 1 to 4")
@@ -754,8 +758,9 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     """
     if as_int(count, "the number of boards") < 0:
         raise InvalidInput(f"the number of boards cannot be negative, got {count}")
-    if as_int(jobs, "jobs") < 1:
-        raise InvalidInput(f"jobs must be at least 1, got {jobs}")
+    check_jobs(jobs)
+    if as_seed(seed) is None:  # board i is the board of seed + i
+        raise InvalidInput("generate_many numbers its boards from a seed: give one")
     # perf_counter is the system's monotonic clock: worker processes read the same deadline.
     deadline = deadline_after(time_limit)
     make = partial(_one_board, width, height, mines, rules, first_click, method, grade, deadline)

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import math
 from fractions import Fraction
 from typing import Any, NamedTuple, overload
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Cell, neighbours
+from msanalysis.board import Cell, as_cell, neighbours
 from msanalysis.counting import ComponentCount, Problem, count_by_need, count_component
-from msanalysis.errors import InconsistentPosition, check_type
+from msanalysis.errors import (
+    InconsistentPosition,
+    InvalidInput,
+    as_real,
+    check_flag,
+    check_type,
+)
 from msanalysis.joining import Backdrop, join, together
 
 __all__ = ["Outcome", "Outlook"]
@@ -70,6 +77,11 @@ class Outlook:
     def __init__(self, analysis: Any, blend: float = 0.0, lone_safe: bool = False,
                  living: bool = False) -> None:
         check_type(analysis, Analysis, "Outlook", "analyze(position) makes one")
+        # Built at every guess of every game: checks of type only, nothing that walks the board.
+        if not 0 <= as_real(blend) < float("inf"):
+            raise InvalidInput(f"blend is a number from 0 up, got {blend!r}")
+        check_flag(lone_safe, "lone_safe")
+        check_flag(living, "living")
         self.analysis = analysis
         self.blend = blend
         self.lone_safe = lone_safe
@@ -131,14 +143,17 @@ class Outlook:
         With ``cutoff``, returns None as soon as the chance of surviving this guess and the next
         (see :meth:`lookahead`) is sure to be at most ``cutoff``.
         """
+        constraints = self.constraints
+        height, width = constraints.position.shape
+        cell = as_cell(cell, height, width)
+        if cutoff is not None and math.isnan(as_real(cutoff)):  # a string, None's kin, NaN
+            raise InvalidInput(f"cutoff is a probability or None, got {cutoff!r}")
         solutions = self.counts.solutions
         if cutoff is not None:
             unseen = solutions - self.analysis.mine_layouts(cell)
             seen = 0.0
         if cell in self.certain_mines:
             return []
-        constraints = self.constraints
-        height, width = constraints.position.shape
         around = list(neighbours(cell, height, width))
         near = [n for n in around if n in constraints.unknown]
         touched = sorted({self.component_of[n] for n in (cell, *near) if n in self.component_of})

@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Cell, label_regions
+from msanalysis.errors import WrongType, check_type
 
 __all__ = ["left_for_last", "regions"]
 
@@ -47,6 +49,7 @@ def regions(analysis: Any, unknown: np.ndarray) -> list[list[Cell]]:
     >>> regions(a, (p.states == HIDDEN) & (np.array(a.probabilities) < 1))
     [[(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)], [(0, 0), (0, 1)]]
     """
+    _check(analysis, unknown, "regions")
     labels, _ = label_regions(unknown)  # cells that touch
     for component in analysis.constraints.components:  # cells that numbers tie
         tied = {int(labels[cell]) for cell in component.cells if unknown[cell]}
@@ -74,6 +77,7 @@ def left_for_last(analysis: Any, unknown: np.ndarray) -> np.ndarray:
     array([[1, 1, 0, 0, 0, 0],
            [0, 0, 0, 0, 0, 0]])
     """
+    _check(analysis, unknown, "left_for_last")
     left = np.zeros(unknown.shape, dtype=bool)
     if analysis.constraints.remaining is None:
         return left
@@ -81,3 +85,12 @@ def left_for_last(analysis: Any, unknown: np.ndarray) -> np.ndarray:
         for cell in region:
             left[cell] = True
     return left
+
+
+def _check(analysis: Any, unknown: Any, taker: str) -> None:
+    """Refuse what is not an analysis and a mask of its position's cells."""
+    check_type(analysis, Analysis, taker, "analyze(position) makes one")
+    shape = analysis.constraints.position.shape
+    if not (isinstance(unknown, np.ndarray) and unknown.dtype == bool and unknown.shape == shape):
+        raise WrongType(f"unknown is a boolean array of the position's shape {shape}, got "
+                        f"{unknown!r}")

@@ -19,7 +19,7 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, as_count, as_pair
 from msanalysis.constraints import build
-from msanalysis.errors import InvalidInput, WrongType, as_real, check_type
+from msanalysis.errors import InvalidInput, WrongType, as_real, check_list, check_type
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Strategy, autoplay
 from msanalysis.play.bench import Paired
@@ -44,6 +44,7 @@ def game_on(position: Position, mines: frozenset[Cell]) -> Game:
     (True, 'playing')
     """
     check_type(position, Position, "game_on", "Position.from_text reads one")
+    check_list(mines, "mines is a set of cells")
     game = Game(Board.from_cells(position.height, position.width, mines), rules="unsafe")
     for cell in sorted(position.revealed):
         if not game.is_revealed(cell):
@@ -75,6 +76,10 @@ def rollouts(position: Position, candidates: Sequence[Cell], strategy: Callable[
     check_type(position, Position, "rollouts", "Position.from_text reads one")
     if not callable(strategy):
         raise WrongType(f"strategy makes a strategy when called, got {strategy!r}")
+    check_list(candidates, "candidates is a list of cells")
+    check_list(layouts, "layouts is a list of layouts (each the set of its mines)")
+    for mines in layouts:
+        check_list(mines, "a layout is the set of its mines")
     candidates = [as_pair(cell) for cell in candidates]
     layouts = [frozenset(map(as_pair, mines)) for mines in layouts]
     hidden = position.hidden
@@ -119,7 +124,9 @@ class Race:
 
     @classmethod
     def start(cls, candidates: Sequence[Cell]) -> Race:
-        return cls(list(candidates), [""] * len(candidates))
+        check_list(candidates, "a race's candidates are a list of cells")
+        cells = [as_pair(cell) for cell in candidates]
+        return cls(cells, [""] * len(cells))
 
     @property
     def alive(self) -> list[Cell]:
@@ -139,17 +146,25 @@ class Race:
         return max(self.alive, key=lambda c: (self.rate(c), -self.candidates.index(c)))
 
     def rate(self, cell: Cell) -> float:
-        i = self.candidates.index(cell)
+        i = self._index(cell)
         return self.wins[i] / self.played[i] if self.played[i] else 0.0
 
     def versus(self, a: Cell, b: Cell) -> Paired:
         """``a`` against ``b`` on the layouts both were played on."""
-        x = self.outcomes[self.candidates.index(a)]
-        y = self.outcomes[self.candidates.index(b)]
+        x = self.outcomes[self._index(a)]
+        y = self.outcomes[self._index(b)]
         n = min(len(x), len(y))
         pairs = list(zip(x[:n], y[:n]))
         return Paired(n, x[:n].count("1"), y[:n].count("1"), pairs.count(("1", "0")),
                       pairs.count(("0", "1")))
+
+    def _index(self, cell: Cell) -> int:
+        """Where ``cell`` is among the candidates; refused when it is not one."""
+        try:
+            return self.candidates.index(cell)
+        except ValueError:
+            raise InvalidInput(f"{cell!r} is not a candidate of the race: "
+                               f"{self.candidates}") from None
 
 
 def race(position: Position, candidates: Sequence[Cell] | Race,
@@ -179,6 +194,7 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     At most ``rounds * per_round`` games per candidate (see :func:`rollouts`); the layouts
     cost a draw each (:class:`~msanalysis.sampling.LayoutSampler`).
     """
+    check_type(position, Position, "race", "Position.from_text reads one")
     state = candidates if isinstance(candidates, Race) else Race.start(candidates)
     if not state.candidates or len(set(state.candidates)) < len(state.candidates):
         raise InvalidInput(f"a race needs candidates, each once, got {state.candidates}")
@@ -190,6 +206,8 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     if not callable(strategy):
         raise WrongType(f"a race's strategy is a function that makes one (lambda: "
                         f"make_strategy(\"best\")), got {strategy!r}")
+    if on_round is not None and not callable(on_round):
+        raise WrongType(f"on_round is a function of the race, got {on_round!r}")
     threshold = alpha / (rounds * max(1, len(state.candidates) - 1))
     sampler = LayoutSampler(build(position))
     while state.rounds < rounds and len(state.alive) > 1:
