@@ -16,15 +16,23 @@ plays (and moves the mines it is told to).
 from __future__ import annotations
 
 import random
+import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_pair
+from msanalysis.board import Board, Cell, as_pair, check_size
 from msanalysis.counting import ComponentCount, Problem, count_component
-from msanalysis.errors import AnalysisTooHard, InvalidInput
+from msanalysis.errors import (
+    AnalysisTooHard,
+    InvalidInput,
+    WrongType,
+    a_name,
+    check_list,
+    check_type,
+)
 from msanalysis.joining import join
 from msanalysis.sat import problem_verdicts
 
@@ -113,7 +121,7 @@ def play_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     A round of single clues costs a few dozen operations on integers of one bit per cell for
     each wave of deductions; pairs, components and the count cost what the tracker's do.
     """
-    play, start = _dealt(board, first_click)
+    play, start = _dealt(board, first_click, max_grade, "play_by_logic")
     return play.play(start, max_grade)
 
 
@@ -149,27 +157,45 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     -----
     Costs as :func:`play_by_logic`, with fewer rounds.
     """
-    play, start = _dealt(board, first_click)
+    play, start = _dealt(board, first_click, max_grade, "wins_by_logic")
+    if hopeless is not None and not callable(hopeless):
+        raise WrongType(f"wins_by_logic's hopeless is a function, got "
+                        f"{a_name(type(hopeless).__name__)}")
     play.first_only = False
     return play.wins(start, max_grade, hopeless)
 
 
-def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell) -> tuple[_Play, int]:
-    """A play of ``board`` before the first click, and the first click's bit."""
+def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell, max_grade: int,
+           taker: str) -> tuple[_Play, int]:
+    """A play of ``board`` before the first click, and the first click's bit.
+
+    The arguments are checked here, once a board: the rounds of play take them as they are.
+    """
+    if (isinstance(max_grade, (bool, np.bool_)) or not isinstance(max_grade, (int, np.integer))
+            or max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT)):
+        raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
     if isinstance(board, Board):
         height, width = board.height, board.width
         frame = _frame(height, width)
         rows = np.zeros((height, frame.w2 // 8), dtype=np.uint8)
         rows[:, :(width + 7) // 8] = np.packbits(board.mask, axis=1, bitorder="little")
         truth = int.from_bytes(rows.tobytes(), "little") << frame.first
-    else:
+    elif isinstance(board, (tuple, list)) and len(board) == 3:
         height, width, mines = board
+        width, height = check_size(width, height)  # a huge size would fill the memory
         frame = _frame(height, width)
-        cells = set(mines)
-        if cells and (min(cells) < 0 or max(cells) >= height * width):
-            raise InvalidInput(f"a mine is off the {width}x{height} board")
-        truth = sum(map(frame.cell_bits.__getitem__, cells))
-    row, col = first_click
+        try:
+            cells = set(mines)
+            if cells and (min(cells) < 0 or max(cells) >= height * width):
+                raise InvalidInput(f"a mine is off the {width}x{height} board")
+            truth = sum(map(frame.cell_bits.__getitem__, cells))
+        except TypeError:  # no list, or not of whole numbers: seen only as they are used
+            raise WrongType(f"a board's mines are the row-major numbers of its mine cells (ints), "
+                            f"got {reprlib.repr(mines)}") from None
+    else:
+        raise WrongType(f"{taker} takes a Board or (height, width, mines), got "
+                        f"{a_name(type(board).__name__)}")
+    row, col = as_pair(first_click)
     if not (0 <= row < height and 0 <= col < width):
         raise InvalidInput(f"the first click {first_click} is off the {width}x{height} board")
     start = (row + 1) * frame.w2 + col + 1
@@ -755,7 +781,7 @@ class MovingPlay:
     """
 
     def __init__(self, board: Board, first_click: Cell, max_grade: int = MINE_COUNT) -> None:
-        self._play, start = _dealt(board, first_click)
+        self._play, start = _dealt(board, first_click, max_grade, "MovingPlay")
         self._play.first_only = False
         self._play._reveal(1 << start)
         self.max_grade = max_grade
@@ -773,6 +799,8 @@ class MovingPlay:
 
         The cells proved and revealed stay so; the revealed numbers change with the mines.
         """
+        check_type(rng, random.Random, "MovingPlay.move_mines", "random.Random(seed) makes one")
+        check_list(protected, "protected is a list of cells")
         play = self._play
         frame = play.frame
         grow = play._grow

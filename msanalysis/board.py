@@ -819,6 +819,12 @@ class Board:
         >>> board.bbbv_solved(revealed)
         2
         """
+        shape = self._mask.shape
+        if not (isinstance(revealed, np.ndarray) and revealed.dtype == bool
+                and revealed.shape == shape):
+            got = (f"an array of {revealed.dtype} of shape {revealed.shape}"
+                   if isinstance(revealed, np.ndarray) else a_name(type(revealed).__name__))
+            raise WrongType(f"revealed is a boolean array of the board's shape {shape}, got {got}")
         labels, _ = self._zero_labels
         solved = len(np.unique(labels[revealed & (labels > 0)]))
         return solved + int(np.count_nonzero(self._lonely & revealed))

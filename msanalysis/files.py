@@ -107,6 +107,8 @@ def write_file(path: str | Path, data: str | bytes) -> None:
     '*.\\n..\\n'
     """
     check_path(path)
+    if not isinstance(data, (str, bytes)):
+        raise WrongType(f"write_file writes a str or bytes, got {a_name(type(data).__name__)}")
     with _named(path):
         if isinstance(data, bytes):
             Path(path).write_bytes(data)

@@ -309,6 +309,93 @@ def _face_and_name_calls():
     ]
 
 
+def _strategy_logic_and_run_calls():
+    import random
+
+    import numpy as np
+
+    from msanalysis.bitlogic import MovingPlay, play_by_logic, wins_by_logic
+    from msanalysis.board import Board
+    from msanalysis.files import write_file
+    from msanalysis.play.bench import PlaySpec, bench, play_one, run_games
+    from msanalysis.play.best import BestStrategy
+    from msanalysis.play.book import OpeningBook
+    from msanalysis.play.paper import PaperStrategy
+    from msanalysis.play.safest import SafestStrategy
+    from msanalysis.play.strategies import parse_option, parse_options
+    from msanalysis.play.unavoidable import unavoidable_cells, unavoidable_structures
+
+    array = np.array([1, 2])
+    board = Board.from_text("*..\n...")
+    spec = PlaySpec(9, 9, 10, strategy="paper")
+    moving = lambda: MovingPlay(board, (1, 2))
+    return [
+        # Each was an AttributeError, TypeError, OSError or ValueError ("truth value of an
+        # array is ambiguous", "not enough values to unpack") from inside.
+        (lambda: BestStrategy().guess(None, _analysis()), WrongType,
+         "^BestStrategy.guess takes a Position, got a NoneType"),
+        (lambda: BestStrategy().ranked(_position(), "x"), WrongType,
+         "^BestStrategy.ranked takes an Analysis, got a str"),
+        (lambda: BestStrategy().considered(array, _analysis()), WrongType,
+         "^BestStrategy.considered takes a Position, got a ndarray"),
+        (lambda: BestStrategy().choose(_position(), None), WrongType,
+         "^BestStrategy.choose takes an Analysis, got a NoneType"),
+        (lambda: BestStrategy().endgame_search(array), InvalidInput,
+         "solutions must be a whole number"),
+        (lambda: SafestStrategy().guess(_position(), []), WrongType,
+         "^SafestStrategy.guess takes an Analysis, got a list"),
+        (lambda: SafestStrategy().choose("?1", _analysis()), WrongType,
+         "^SafestStrategy.choose takes a Position, got a str"),
+        (lambda: PaperStrategy(seed=0).choose(None), WrongType,
+         "^PaperStrategy.choose takes a Position, got a NoneType"),
+        (lambda: unavoidable_cells(3), WrongType, "^unavoidable_cells takes an Analysis"),
+        (lambda: unavoidable_structures(None), WrongType, "^unavoidable_structures takes an"),
+        (lambda: play_by_logic("x", (1, 2)), WrongType,
+         r"^play_by_logic takes a Board or \(height, width, mines\), got a str"),
+        (lambda: wins_by_logic(board, None), InvalidInput, "a cell is a pair of whole numbers"),
+        (lambda: play_by_logic(board, (1, 2), None), InvalidInput,
+         "max_grade is a grade from 1 to 4, got None"),
+        (lambda: wins_by_logic(board, (1, 2), array), InvalidInput, "max_grade is a grade"),
+        (lambda: wins_by_logic(board, (1, 2), hopeless=3), WrongType,
+         "wins_by_logic's hopeless is a function, got an int"),
+        (lambda: play_by_logic((2, 3.0, [0]), (1, 2)), InvalidInput,
+         "a board's width must be a whole number"),
+        (lambda: play_by_logic((2, 3, [1.5]), (1, 2)), WrongType,
+         "a board's mines are the row-major numbers of its mine cells"),
+        (lambda: wins_by_logic((2, 3, None), (1, 2)), WrongType, "a board's mines are"),
+        (lambda: MovingPlay(None, (1, 2)), WrongType, "^MovingPlay takes a Board or"),
+        (lambda: moving().move_mines(None), WrongType,
+         "^MovingPlay.move_mines takes a Random, got a NoneType"),
+        (lambda: moving().move_mines(random.Random(0), 5), WrongType,
+         "protected is a list of cells, got 5"),
+        (lambda: OpeningBook(None), WrongType, "^OpeningBook takes a dict, got a NoneType"),
+        (lambda: OpeningBook({"?": 1}), WrongType, "a book's entries are position text -> Entry"),
+        (lambda: OpeningBook({}, array), WrongType, "a book's about is a dict"),
+        (lambda: OpeningBook({}).guess("?1"), WrongType, "^OpeningBook.guess takes a Position"),
+        (lambda: OpeningBook.load(None), WrongType, "a file's path is a str or a pathlib.Path"),
+        (lambda: bench(spec, 1, dask=1.5), WrongType,
+         "dask is a Dask scheduler's address or a distributed.Client, got a float"),
+        (lambda: list(run_games(spec, 1, dask=[])), WrongType, "dask is a Dask scheduler's"),
+        (lambda: bench(spec, 1, replays=3), WrongType, "replays is a folder's path"),
+        (lambda: list(run_games(spec, 1, replays=array)), WrongType, "replays is a folder's"),
+        (lambda: play_one(spec, 0, replays=1.5), WrongType, "replays is a folder's path"),
+        (lambda: play_one(spec, 0, replays=__file__), InvalidInput, "is a file, not a folder"),
+        (lambda: bench(spec, 1, on_result="x"), WrongType,
+         "bench's on_result is a function, got a str"),
+        (lambda: board.bbbv_solved(None), WrongType,
+         r"revealed is a boolean array of the board's shape \(2, 3\), got a NoneType"),
+        (lambda: board.bbbv_solved(np.zeros((3, 3), bool)), WrongType,
+         r"got an array of bool of shape \(3, 3\)"),
+        (lambda: PlaySpec.standard("beginner", first_click=1.5), InvalidInput,
+         "a cell is a pair of whole numbers"),
+        (lambda: write_file(__file__ + ".never-written", None), WrongType,
+         "write_file writes a str or bytes, got a NoneType"),
+        (lambda: parse_option(None), WrongType, "^parse_option takes a str, got a NoneType"),
+        (lambda: parse_options(5), WrongType, "options are a list of name=value words, got 5"),
+        (lambda: parse_options(array), WrongType, "^parse_option takes a str, got an int64"),
+    ]
+
+
 @pytest.mark.parametrize("index", range(len(_play_calls())))
 def test_the_play_layer_names_a_wrong_argument(index):
     call, kind, message = _play_calls()[index]
@@ -319,5 +406,12 @@ def test_the_play_layer_names_a_wrong_argument(index):
 @pytest.mark.parametrize("index", range(len(_face_and_name_calls())))
 def test_faces_names_and_flags_name_a_wrong_argument(index):
     call, kind, message = _face_and_name_calls()[index]
+    with pytest.raises(kind, match=message):
+        call()
+
+
+@pytest.mark.parametrize("index", range(len(_strategy_logic_and_run_calls())))
+def test_strategies_logic_books_and_runs_name_a_wrong_argument(index):
+    call, kind, message = _strategy_logic_and_run_calls()[index]
     with pytest.raises(kind, match=message):
         call()

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import os
 import signal
 import statistics
+import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
@@ -22,10 +24,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from msanalysis.board import Cell, as_count, as_int
+from msanalysis.board import Cell, as_count, as_int, as_pair
 from msanalysis.errors import (
     InvalidInput,
     WrongType,
+    a_name,
     as_real,
     as_time_limit,
     check_jobs,
@@ -92,7 +95,7 @@ class PlaySpec:
         width, height, mines = board_size(difficulty, width=width, height=height, mines=mines)
         if first_click is None:
             first_click = default_first_click(rules, width=width, height=height)
-        row, col = first_click  # a pair, whatever sequence it came as
+        row, col = as_pair(first_click)  # a pair, whatever sequence it came as
         return cls(width, height, mines, rules, (row, col), strategy,
                    tuple(sorted((options or {}).items())))
 
@@ -193,6 +196,7 @@ def play_one(spec: PlaySpec, seed: int, *, replays: str | Path | None = None) ->
     (4, True)
     """
     check_type(spec, PlaySpec, "play_one", "PlaySpec.standard makes one")
+    _check_replays(replays, here=True)
     start = time.perf_counter()
     game = Game(generate(spec.width, spec.height, spec.mines, rules=spec.rules,
                          first_click=spec.first_click, seed=seed), rules=spec.rules)
@@ -226,6 +230,30 @@ def replay_name(spec: PlaySpec, seed: int) -> str:
     """
     return (f"{spec.width}x{spec.height}-{spec.mines}-{spec.rules}-{spec.file_tag}-seed{seed}"
             ".msreplay.jsonl")
+
+
+def _check_replays(replays: Any, *, here: bool) -> None:
+    """Refuse a ``replays`` that is not a folder's path; ``here``, one that is a file's too
+    (on Dask, what counts is the workers' files, not this machine's). A folder that is missing
+    is left to the first save to name."""
+    if replays is None:
+        return
+    if not isinstance(replays, (str, os.PathLike)):
+        raise WrongType(f"replays is a folder's path (a str or a pathlib.Path), got "
+                        f"{a_name(type(replays).__name__)}")
+    if here and Path(replays).exists() and not Path(replays).is_dir():
+        raise InvalidInput(f"replays {str(replays)!r} is a file, not a folder")
+
+
+def _check_dask(dask: Any) -> None:
+    """Refuse a ``dask`` that is neither a scheduler's address nor a client of one."""
+    if dask is None or isinstance(dask, str):
+        return
+    # A client exists only once distributed (an optional dependency) has been imported.
+    distributed = sys.modules.get("distributed")
+    if distributed is None or not isinstance(dask, distributed.Client):
+        raise WrongType(f"dask is a Dask scheduler's address or a distributed.Client, got "
+                        f"{a_name(type(dask).__name__)}")
 
 
 def _play_chunk(spec: PlaySpec, seeds: Iterable[int],
@@ -291,6 +319,8 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     check_jobs(jobs)
     if chunk is not None:
         chunk = as_count(chunk, "chunk", 1)
+    _check_dask(dask)
+    _check_replays(replays, here=dask is None)
     seeds = range(first, first + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk, replays)
@@ -645,6 +675,10 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     O(games) games; each worker holds only a few seeds at a time.
     """
     check_type(spec, PlaySpec, "bench", "PlaySpec.standard makes one")
+    _check_dask(dask)
+    _check_replays(replays, here=dask is None)
+    if on_result is not None and not callable(on_result):
+        raise WrongType(f"bench's on_result is a function, got {a_name(type(on_result).__name__)}")
     spec.check()
     time_limit = as_time_limit(time_limit)
     # A scheduler that does not answer is an error, not a run out of time: connect first.

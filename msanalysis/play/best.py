@@ -291,6 +291,7 @@ class BestStrategy(ForcedFirst):
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess: the book's, else the endgame's first click, else the candidate that looks
         best ahead (remembered for the position: the same position gets the same guess)."""
+        self._check(position, analysis, "guess")
         if self.book is not None:
             cell = self.book.guess(position)
             if cell is not None:
@@ -334,6 +335,7 @@ class BestStrategy(ForcedFirst):
         """The cells step 3 picks for the look ahead (frontier cells safest first, then sea
         cells most likely to open a cascade, and once no corner is free those beside the
         frontier), when no cell is forced safe."""
+        self._check(position, analysis, "considered")
         return self._candidates(analysis, _Risks.of(position, analysis, self.defer_regions))
 
     def ranked(self, position: Position, analysis: Any) -> list[tuple[Cell, float]]:
@@ -351,6 +353,7 @@ class BestStrategy(ForcedFirst):
         >>> [(cell, round(value, 4)) for cell, value in BestStrategy().ranked(p, analyze(p))][:3]
         [((0, 8), 0.8527), ((8, 0), 0.8527), ((8, 8), 0.8527)]
         """
+        self._check(position, analysis, "ranked")
         risks, picked, bonus = self._picked(position, analysis)
         outlook = self._outlook(analysis)
         values = []
@@ -380,6 +383,9 @@ class BestStrategy(ForcedFirst):
         >>> [BestStrategy().endgame_search(n) for n in (3000, 3001, 100_000, 100_001)]
         ['exact', 'drawn', 'drawn', None]
         """
+        return self._endgame_search(as_count(solutions, "solutions"))
+
+    def _endgame_search(self, solutions: int) -> str | None:
         if solutions <= self.endgame_layouts:
             return "exact"
         return "drawn" if solutions <= self.drawn_endgame else None
@@ -390,7 +396,7 @@ class BestStrategy(ForcedFirst):
         if analysis.constraints.remaining is None:
             return None
         solutions = analysis.solutions
-        search = self.endgame_search(solutions)
+        search = self._endgame_search(solutions)
         if search is None or _open_cells(analysis) > _MOST_ENDGAME_CELLS:
             return None
         if search == "exact":

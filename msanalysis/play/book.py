@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from msanalysis.board import Cell, as_cell
-from msanalysis.errors import InvalidInput, ParseError, check_type
-from msanalysis.files import read_text
+from msanalysis.errors import InvalidInput, ParseError, WrongType, check_type
+from msanalysis.files import check_path, read_text
 from msanalysis.position import Position
 
 __all__ = ["BOOKS", "Entry", "OpeningBook"]
@@ -74,11 +74,21 @@ class OpeningBook:
     """
 
     def __init__(self, entries: dict[str, Entry], about: dict[str, Any] | None = None) -> None:
+        # Checked once here, so that a guess (at every move of a game) reads them unchecked.
+        check_type(entries, dict, "OpeningBook", "position text -> Entry: from_json reads one")
+        for text, entry in entries.items():
+            if not (isinstance(text, str) and isinstance(entry, Entry)):
+                raise WrongType(f"a book's entries are position text -> Entry, got {text!r} -> "
+                                f"{entry!r}")
+        if not isinstance(about, (dict, type(None))):
+            raise WrongType(f"a book's about is a dict (what the book is for) or None, got "
+                            f"{about!r}")
         self.entries = dict(entries)
         self.about = dict(about or {})
 
     def guess(self, position: Position) -> Cell | None:
         """The book's guess for ``position``, or None when the position is not in it."""
+        check_type(position, Position, "OpeningBook.guess", "Position.from_text reads one")
         entry = self.entries.get(position.to_text())
         return None if entry is None else entry.guess
 
@@ -128,6 +138,7 @@ class OpeningBook:
     @classmethod
     def load(cls, path: str | Path) -> OpeningBook:
         """Read a book file (a name that is neither a shipped book nor a file says both)."""
+        check_path(path)
         if not Path(path).is_file():
             there = "it is not a file" if Path(path).exists() else "no such file exists"
             raise InvalidInput(f"no book named {str(path)!r}: the books shipped are "

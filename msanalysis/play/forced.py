@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from msanalysis.board import Cell
-from msanalysis.errors import AnalysisTooHard, check_flag
+from msanalysis.errors import AnalysisTooHard, check_flag, check_type
 from msanalysis.obvious import deciding_number, obvious_cells
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import Position
@@ -63,12 +63,24 @@ class ForcedFirst:
         return cell_moves(safe, mines, flag_mines=self.flag_mines, explain=self.explain)
 
     def choose(self, position: Position, analysis: Any) -> list[Move]:
+        self._check(position, analysis, "choose")
         return forced_then_guess(analysis, lambda: self.guess(position, analysis),
                                  flag_mines=self.flag_mines, explain=self.explain)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         """The guess to make when no cell is forced safe."""
         raise NotImplementedError
+
+    def _check(self, position: Any, analysis: Any, method: str) -> None:
+        """Refuse what is not a position and its analysis, naming ``method``: checks of type
+        alone, for a strategy chooses at every move of every game."""
+        from msanalysis.analysis import Analysis  # it loads the solvers: only when asked
+
+        if isinstance(position, Position) and isinstance(analysis, Analysis):
+            return
+        taker = f"{type(self).__name__}.{method}"
+        check_type(position, Position, taker, "Position.from_text reads one")
+        check_type(analysis, Analysis, taker, "analyze(position) makes one")
 
 
 def forced_then_guess(analysis: Any, guess: Callable[[], Move], *, flag_mines: bool,

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from msanalysis.board import Cell, as_count, neighbour_counts, neighbours
-from msanalysis.errors import check_flag
+from msanalysis.errors import check_flag, check_type
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import FLAG, HIDDEN, Position
 from msanalysis.rules import as_seed
@@ -80,6 +80,8 @@ class PaperStrategy:
         self._mines: set[Cell] = set()
 
     def choose(self, position: Position, analysis: Any = None) -> list[Move]:
+        # The analysis is not read: the baseline knows nothing of it.
+        check_type(position, Position, "PaperStrategy.choose", "Position.from_text reads one")
         states = position.states
         mines = self._mines | set(position.flags) | set(position.shown_mines)
         safe: set[Cell] = set()

@@ -40,6 +40,7 @@ class SafestStrategy(ForcedFirst):
         super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
 
     def guess(self, position: Position, analysis: Any) -> Move:
+        self._check(position, analysis, "guess")
         cell = analysis.best_guess
         explanation = None
         if self.explain:

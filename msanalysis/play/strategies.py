@@ -15,7 +15,7 @@ import inspect
 from collections.abc import Iterable
 from typing import Any
 
-from msanalysis.errors import InvalidInput
+from msanalysis.errors import InvalidInput, check_list, check_type
 from msanalysis.play.autoplay import Strategy
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.paper import PaperStrategy
@@ -89,6 +89,7 @@ def parse_option(word: str) -> tuple[str, Any]:
     ...
     msanalysis.errors.InvalidInput: option 'blend' is not name=value (drawn_endgame=0, for instance)
     """
+    check_type(word, str, "parse_option", "name=value: drawn_endgame=0, for instance")
     name, sep, text = word.partition("=")
     name, text = name.strip(), text.strip()
     if not sep or not name.isidentifier() or not text:
@@ -117,6 +118,7 @@ def parse_options(words: Iterable[str]) -> dict[str, Any]:
     ...
     msanalysis.errors.InvalidInput: option blend given twice
     """
+    check_list(words, "options are a list of name=value words")
     options: dict[str, Any] = {}
     for word in words:
         name, value = parse_option(word)

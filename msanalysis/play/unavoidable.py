@@ -24,7 +24,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from msanalysis.analysis import Analysis
 from msanalysis.board import Cell, neighbours
+from msanalysis.errors import check_type
 
 __all__ = ["Structure", "unavoidable_cells", "unavoidable_structures"]
 
@@ -48,6 +50,7 @@ def unavoidable_structures(analysis: Any) -> list[Structure]:
     >>> unavoidable_structures(analyze(Position.from_text("mines: 3\\n??*\\n13*")))
     [(frozenset({(0, 0)}), frozenset({(0, 1)}))]
     """
+    check_type(analysis, Analysis, "unavoidable_structures", "analyze(position) makes one")
     return _Finder(analysis).structures()
 
 
@@ -61,6 +64,7 @@ def unavoidable_cells(analysis: Any) -> list[Cell]:
     >>> unavoidable_cells(analyze(Position.from_text("mines: 3\\n??*\\n13*")))
     [(0, 0), (0, 1)]
     """
+    check_type(analysis, Analysis, "unavoidable_cells", "analyze(position) makes one")
     return sorted({cell for first, second in unavoidable_structures(analysis)
                    for cell in first | second})
 
