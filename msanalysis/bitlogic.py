@@ -30,6 +30,7 @@ from msanalysis.errors import (
     InvalidInput,
     WrongType,
     a_name,
+    check_function,
     check_list,
     check_type,
 )
@@ -158,9 +159,7 @@ def wins_by_logic(board: Board | tuple[int, int, Sequence[int]], first_click: Ce
     Costs as :func:`play_by_logic`, with fewer rounds.
     """
     play, start = _dealt(board, first_click, max_grade, "wins_by_logic")
-    if hopeless is not None and not callable(hopeless):
-        raise WrongType(f"wins_by_logic's hopeless is a function, got "
-                        f"{a_name(type(hopeless).__name__)}")
+    check_function(hopeless, "wins_by_logic's hopeless is a function")
     play.first_only = False
     return play.wins(start, max_grade, hopeless)
 

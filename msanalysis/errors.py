@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import reprlib
 import signal
 import time
 import unicodedata
@@ -33,6 +34,7 @@ __all__ = [
     "as_real",
     "as_time_limit",
     "check_flag",
+    "check_function",
     "check_jobs",
     "check_list",
     "check_time_for",
@@ -270,6 +272,22 @@ def check_list(value: object, what: str) -> None:
     """
     if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
         raise WrongType(f"{what}, got {value!r}")
+
+
+def check_function(value: object, what: str) -> None:
+    """Raise :class:`WrongType` "``what``, got ..." unless ``value`` is None (none given) or
+    can be called.
+
+    Examples
+    --------
+    >>> check_function(print, "on_round is a function of the race")
+    >>> check_function(3, "on_round is a function of the race")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: on_round is a function of the race, got 3
+    """
+    if value is not None and not callable(value):
+        raise WrongType(f"{what}, got {reprlib.repr(value)}")
 
 
 def source_name(path: object) -> str:

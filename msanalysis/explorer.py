@@ -44,6 +44,7 @@ from msanalysis.errors import (
     WrongType,
     a_name,
     check_flag,
+    check_function,
     mines_do_not_fit,
 )
 from msanalysis.exact import fraction_text, magnitude
@@ -175,9 +176,7 @@ class Explorer(anywidget.AnyWidget):
     def __init__(self, source: Any = None, *, mode: str | None = None, overlays: bool = True,
                  cell_size: int = svg.DEFAULT_CELL_SIZE,
                  analyser: Callable[..., Analysis] | None = None) -> None:
-        if analyser is not None and not callable(analyser):
-            raise WrongType(f"analyser is a function of a position and ignore_flags, got a "
-                            f"{type(analyser).__name__}")
+        check_function(analyser, "analyser is a function of a position and ignore_flags")
         # Set before the widget opens its channel: the first state sent reads them.
         self.analyser = analyser or (lambda position, ignore_flags: analyse(
             position, ignore_flags=ignore_flags))

@@ -23,8 +23,8 @@ from msanalysis.board import Board, as_int
 from msanalysis.errors import (
     InvalidInput,
     TimeLimitReached,
-    WrongType,
     as_real,
+    check_function,
     check_type,
     deadline_after,
     seconds_left,
@@ -339,8 +339,7 @@ def make_puzzle(layout: Board | None = None, *, width: int | None = None,
     check_rule(rule)
     if layout is not None:
         check_type(layout, Board, "make_puzzle", "Board.from_text reads one")
-    if on_test is not None and not callable(on_test):
-        raise WrongType(f"on_test is a function of (done, total), got {on_test!r}")
+    check_function(on_test, "on_test is a function of (done, total)")
     if grade is not None and as_int(grade, "grade") not in GRADES:
         raise InvalidInput(f"grade must be one of 1, 2, 3, got {grade!r}")
     if share is not None and not 0 <= as_real(share) <= 1:  # True is no share

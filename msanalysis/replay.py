@@ -57,6 +57,7 @@ from msanalysis.errors import (
     ParseError,
     WrongType,
     as_real,
+    check_function,
     check_type,
     printable,
     quantity,
@@ -884,8 +885,7 @@ class ReplayRecorder:
         check_type(game, Game, "ReplayRecorder", "Game(board) makes one")
         if game.clicks:
             raise InvalidInput("start recording before the first click: the recorder must see it")
-        if clock is not None and not callable(clock):
-            raise WrongType(f"clock is a function that gives seconds, got {clock!r}")
+        check_function(clock, "clock is a function that gives seconds")
         self.game = game
         self.player = player
         self.program = program

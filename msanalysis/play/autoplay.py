@@ -18,7 +18,14 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from msanalysis.board import Cell
-from msanalysis.errors import InvalidInput, WrongType, a_name, check_list, check_type
+from msanalysis.errors import (
+    InvalidInput,
+    WrongType,
+    a_name,
+    check_function,
+    check_list,
+    check_type,
+)
 from msanalysis.game import Game
 from msanalysis.position import Position
 
@@ -193,9 +200,7 @@ def autoplay(game: Game, strategy: Strategy, *, analyze: Callable[[Position], An
         raise WrongType(f"autoplay plays a strategy object, got {a_name(type(strategy).__name__)}"
                         f"{hint}")
     for name, function in (("analyze", analyze), ("on_move", on_move)):
-        if function is not None and not callable(function):
-            raise WrongType(f"autoplay's {name} is a function, got "
-                            f"{a_name(type(function).__name__)}")
+        check_function(function, f"autoplay's {name} is a function")
     uses_analysis = getattr(strategy, "uses_analysis", True)
     if uses_analysis and analyze is None:
         return _follow(game, strategy, on_move)

@@ -31,6 +31,7 @@ from msanalysis.errors import (
     a_name,
     as_real,
     as_time_limit,
+    check_function,
     check_jobs,
     check_list,
     check_type,
@@ -677,8 +678,7 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     check_type(spec, PlaySpec, "bench", "PlaySpec.standard makes one")
     _check_dask(dask)
     _check_replays(replays, here=dask is None)
-    if on_result is not None and not callable(on_result):
-        raise WrongType(f"bench's on_result is a function, got {a_name(type(on_result).__name__)}")
+    check_function(on_result, "bench's on_result is a function")
     spec.check()
     time_limit = as_time_limit(time_limit)
     # A scheduler that does not answer is an error, not a run out of time: connect first.

@@ -39,6 +39,7 @@ from msanalysis.errors import (
     WrongType,
     as_time_limit,
     check_flag,
+    check_function,
     check_type,
     deadline_after,
     quantity,
@@ -434,8 +435,7 @@ def analyze_replay(replay: Replay, *, analyser: Callable[[Position], Any] | None
     probabilities at each guess; a chord opening k undecided cells adds 2**k - 1 counts.
     """
     check_type(replay, Replay, "analyze_replay", "load_replay(path) reads one")
-    if analyser is not None and not callable(analyser):
-        raise WrongType(f"analyser is a function of a position, got {reprlib.repr(analyser)}")
+    check_function(analyser, "analyser is a function of a position")
     check_flag(quick_look, "quick_look")
     judgements: list[Judgement] = []
     survival: list[tuple[int, Fraction | None]] = []

@@ -19,7 +19,14 @@ import numpy as np
 
 from msanalysis.board import Board, Cell, as_count, as_pair
 from msanalysis.constraints import build
-from msanalysis.errors import InvalidInput, WrongType, as_real, check_list, check_type
+from msanalysis.errors import (
+    InvalidInput,
+    WrongType,
+    as_real,
+    check_function,
+    check_list,
+    check_type,
+)
 from msanalysis.game import Game
 from msanalysis.play.autoplay import Strategy, autoplay
 from msanalysis.play.bench import Paired
@@ -206,8 +213,7 @@ def race(position: Position, candidates: Sequence[Cell] | Race,
     if not callable(strategy):
         raise WrongType(f"a race's strategy is a function that makes one (lambda: "
                         f"make_strategy(\"best\")), got {strategy!r}")
-    if on_round is not None and not callable(on_round):
-        raise WrongType(f"on_round is a function of the race, got {on_round!r}")
+    check_function(on_round, "on_round is a function of the race")
     threshold = alpha / (rounds * max(1, len(state.candidates) - 1))
     sampler = LayoutSampler(build(position))
     while state.rounds < rounds and len(state.alive) > 1:
