@@ -448,7 +448,7 @@ def a_name(name: str) -> str:
     >>> a_name("int"), a_name("Analysis"), a_name("str")
     ('an int', 'an Analysis', 'a str')
     """
-    return ("an " if name[:1].lower() in "aeiou" and name else "a ") + name
+    return ("an " if name[:1].lower() in ("a", "e", "i", "o", "u") else "a ") + name
 
 
 def plural(count: int, noun: str, plural_form: str | None = None) -> str:
