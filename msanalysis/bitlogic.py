@@ -36,10 +36,10 @@ from msanalysis.errors import (
 )
 from msanalysis.joining import join
 from msanalysis.sat import problem_verdicts
+from msanalysis.tracker import COMPONENT, MINE_COUNT, PAIR, SINGLE, check_grade
 
 __all__ = ["LogicPlay", "MovingPlay", "play_by_logic", "wins_by_logic"]
 
-SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4  # the grades (as in msanalysis.tracker)
 _COUNT_BOXES = 8  # larger components go to SAT first, as the tracker does
 _CACHE_LIMIT = 4096  # shapes of components whose counts are kept (then it starts again)
 
@@ -170,9 +170,7 @@ def _dealt(board: Board | tuple[int, int, Sequence[int]], first_click: Cell, max
 
     The arguments are checked here, once a board: the rounds of play take them as they are.
     """
-    if (isinstance(max_grade, (bool, np.bool_)) or not isinstance(max_grade, (int, np.integer))
-            or max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT)):
-        raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
+    check_grade(max_grade)
     if isinstance(board, Board):
         height, width = board.height, board.width
         frame = _frame(height, width)

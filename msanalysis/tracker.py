@@ -59,10 +59,25 @@ from msanalysis.rules import FirstClick, windows_xp_move
 from msanalysis.sat import problem_verdicts
 from msanalysis.whole import Analysis, analyze_constraints
 
-__all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker"]
+__all__ = ["COMPONENT", "MINE_COUNT", "PAIR", "SINGLE", "Step", "Tracker", "check_grade"]
 
 SINGLE, PAIR, COMPONENT, MINE_COUNT = 1, 2, 3, 4
 """The grades of a deduction: one clue, two clues, a component's clues, the total mine count."""
+
+
+def check_grade(max_grade: object) -> None:
+    """Refuse a ``max_grade`` that is not one of the grades (a bool, a float or 5 too).
+
+    >>> check_grade(MINE_COUNT)
+    >>> check_grade(1.0)
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: max_grade is a grade from 1 to 4, got 1.0
+    """
+    if (isinstance(max_grade, (bool, np.bool_)) or not isinstance(max_grade, (int, np.integer))
+            or max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT)):
+        raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
+
 
 _Shape = tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]
 """A problem without its cells: box sizes, scopes and needs, all its count depends on."""
@@ -905,9 +920,7 @@ class Tracker:
         InconsistentPosition
             When no layout fits the position.
         """
-        if (isinstance(max_grade, (bool, np.bool_)) or not isinstance(max_grade, (int, np.integer))
-                or max_grade not in (SINGLE, PAIR, COMPONENT, MINE_COUNT)):
-            raise InvalidInput(f"max_grade is a grade from 1 to 4, got {max_grade!r}")
+        check_grade(max_grade)
         check_flag(reveal, "reveal")
         self._follow()
         fact = self._fact  # the facts as proven, even if a loss or a wrong flag reloads them
