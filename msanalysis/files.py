@@ -5,21 +5,27 @@ Every file the toolkit reads (positions, boards, number grids, replays) goes thr
 instead of reading an endless stream (``/dev/zero``) or a huge file into memory. What a file
 holds is read by the types it describes; :mod:`msanalysis.formats` tells which one it is.
 :func:`write_file` writes one. Both name the file in an ``OSError`` that comes while reading or
-writing (a disk that fails or fills up), which Python's leaves unnamed.
+writing (a disk that fails or fills up), which Python's leaves unnamed, and neither waits at a
+named pipe longer than :data:`PIPE_WAIT_SECONDS` for its other end.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import select
+import stat
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO, cast
 
-from msanalysis.errors import ParseError, WrongType, a_name
+from msanalysis.errors import InvalidInput, ParseError, WrongType, a_name
 
-__all__ = ["MAX_FILE_BYTES", "REPLAY_SUFFIXES", "check_path", "decode_text", "limited",
-           "lines_of", "read_bytes", "read_text", "text_of_layout_file", "write_file"]
+__all__ = ["MAX_FILE_BYTES", "PIPE_WAIT_SECONDS", "REPLAY_SUFFIXES", "check_path", "decode_text",
+           "limited", "lines_of", "read_bytes", "read_text", "text_of_layout_file", "write_file"]
 
 REPLAY_SUFFIXES = (".avf", ".rmv", ".evf", ".mvf", ".jsonl")
 """File name endings of replays (:func:`msanalysis.replay.load_replay` reads them; ours end in
@@ -63,6 +69,8 @@ def check_path(path: object) -> None:
     if not isinstance(path, (str, os.PathLike)):
         raise WrongType("a file's path is a str or a pathlib.Path, got "
                         f"{a_name(type(path).__name__)}")
+    if "\0" in str(path):  # the system's calls cannot take one: Python's error names no file
+        raise InvalidInput(f"a file's path has no NUL character, got {str(path)!r}")
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -87,7 +95,7 @@ def read_bytes(path: str | Path) -> bytes:
     check_path(path)
     if str(path) == "-":
         return _standard_input()
-    with _named(path), open(path, "rb") as stream:
+    with _named(path), _opened(path, os.O_RDONLY, "rb") as stream:
         return limited(stream.read(MAX_FILE_BYTES + 1), str(path))
 
 
@@ -109,11 +117,67 @@ def write_file(path: str | Path, data: str | bytes) -> None:
     check_path(path)
     if not isinstance(data, (str, bytes)):
         raise WrongType(f"write_file writes a str or bytes, got {a_name(type(data).__name__)}")
-    with _named(path):
-        if isinstance(data, bytes):
-            Path(path).write_bytes(data)
-        else:
-            Path(path).write_text(data, encoding="utf-8")
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with _named(path), _opened(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "wb") as stream:
+        stream.write(data)
+
+
+PIPE_WAIT_SECONDS = 30.0
+"""How long a named pipe given as a file may keep the toolkit waiting: for something to come
+through it (reading), or for its reader to open it (writing)."""
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # POSIX only; Windows has no named pipes as files
+_BINARY = getattr(os, "O_BINARY", 0)  # Windows only: no newline translation
+
+
+def _opened(path: str | Path, flags: int, mode: str) -> BinaryIO:
+    """``path`` opened with ``flags`` as a binary file of ``mode``, waiting at most
+    :data:`PIPE_WAIT_SECONDS` at a named pipe.
+
+    Opening a named pipe waits until its other end is open too, forever when nothing opens it.
+    Opened non-blocking, one with no reader refuses a writer (ENXIO), tried again until the
+    time is up, and one with no writer gives its reader nothing, so the reader waits for the
+    pipe to be readable instead, with the time bound. Either then blocks again, so that a pipe
+    whose other end is open (a shell's ``<(command)``) is read or written whole.
+    """
+    deadline = time.monotonic() + PIPE_WAIT_SECONDS
+    while True:
+        try:
+            descriptor = os.open(path, flags | _NONBLOCK | _BINARY, 0o666)
+            break
+        except OSError as error:
+            if error.errno != errno.ENXIO:
+                raise
+            kind = os.stat(path).st_mode
+            if stat.S_ISSOCK(kind):
+                raise OSError(errno.ENXIO, "a socket, not a file", str(path)) from None
+            if not stat.S_ISFIFO(kind):
+                raise  # a device with nothing behind it
+            if time.monotonic() >= deadline:
+                raise _pipe_timeout(path, "its reader did not open it") from None
+            time.sleep(0.05)
+    try:
+        if _NONBLOCK and stat.S_ISFIFO(os.fstat(descriptor).st_mode):
+            if flags & os.O_ACCMODE == os.O_RDONLY:
+                wait = max(0.0, deadline - time.monotonic())
+                readable = select.poll()  # Windows, which has none, has no named pipes here
+                readable.register(descriptor, select.POLLIN)
+                if not readable.poll(wait * 1000):
+                    raise _pipe_timeout(path, "nothing came through it")
+            os.set_blocking(descriptor, True)
+        return cast(BinaryIO, os.fdopen(descriptor, mode))  # mode is "rb" or "wb"
+    except OSError as error:  # a directory, say, named by its descriptor: name the path
+        os.close(descriptor)
+        if error.filename == str(path):
+            raise
+        raise type(error)(error.errno, error.strerror, str(path)) from None
+
+
+def _pipe_timeout(path: str | Path, what: str) -> OSError:
+    """The error of a named pipe that kept the toolkit waiting too long."""
+    return TimeoutError(errno.ETIMEDOUT, f"a named pipe, and in {PIPE_WAIT_SECONDS:g} s {what}: "
+                        "start what is at its other end first, or give a file", str(path))
 
 
 @contextmanager

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from children import ctrl_c_as_default, killed_at_the_end
+from msanalysis import files
 from msanalysis.board import Board
 from msanalysis.cli import app
 from msanalysis.constraints import build
@@ -293,6 +296,46 @@ def test_a_position_too_large_to_read_in_time_is_refused_at_once(tmp_path):
     # With time enough it is read (the counting of its large components is another matter).
     constraints = build(Position(states, board.mine_count), deadline=time.perf_counter() + 60)
     assert len(constraints.clues) > 100_000
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes on this system")
+@pytest.mark.parametrize("args, waited_for", [
+    (["analyze", "{pipe}"], "nothing came through it"),
+    (["replay", "{pipe}"], "nothing came through it"),
+    (["generate", "--output", "{pipe}"], "its reader did not open it"),
+])
+def test_a_named_pipe_with_nothing_at_its_other_end_is_waited_on_for_a_time(
+        tmp_path, monkeypatch, args, waited_for):
+    # Opening one waits for its other end, forever when nothing opens it.
+    monkeypatch.setattr(files, "PIPE_WAIT_SECONDS", 0.2)
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    results = []
+    command = threading.Thread(target=lambda: results.append(
+        run(*[arg.format(pipe=pipe) for arg in args])), daemon=True)
+    command.start()
+    command.join(60)
+    assert results, "the command waited at the pipe"
+    message = one_error_line(results[0], 2)
+    assert message.startswith(f"error: {pipe}: a named pipe, and in 0.2 s {waited_for}: ")
+
+
+@pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets on this system")
+@pytest.mark.parametrize("args", [["analyze", "{sock}"], ["generate", "--output", "{sock}"]])
+def test_a_socket_is_not_a_file(tmp_path, args):
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(tmp_path / "sock"))
+        result = run(*[arg.format(sock=tmp_path / "sock") for arg in args])
+    assert one_error_line(result, 2) == f"error: {tmp_path / 'sock'}: a socket, not a file\n"
+
+
+@pytest.mark.skipif(not Path("/bin/bash").exists(), reason="no bash on this system")
+def test_a_pipe_with_a_writer_is_read_whole():
+    # A shell's <(command) is a pipe whose writer is already there.
+    command = " ".join(CLI[:2]) + f" '{CLI[2]}' analyze <(printf 'mines: 1\\n??\\n11\\n')"
+    result = subprocess.run(["/bin/bash", "-c", command], capture_output=True, text=True,
+                            timeout=60)
+    assert result.returncode == 0 and "solutions: 2" in result.stdout, result.stderr
 
 
 def test_running_out_of_memory_is_one_error_line(tmp_path, monkeypatch):

@@ -390,6 +390,8 @@ def _strategy_logic_and_run_calls():
          "a cell is a pair of whole numbers"),
         (lambda: write_file(__file__ + ".never-written", None), WrongType,
          "write_file writes a str or bytes, got a NoneType"),
+        (lambda: write_file("a\0b", ""), InvalidInput, "a file's path has no NUL character"),
+        (lambda: OpeningBook.load("a\0b"), InvalidInput, "a file's path has no NUL character"),
         (lambda: parse_option(None), WrongType, "^parse_option takes a str, got a NoneType"),
         (lambda: parse_options(5), WrongType, "options are a list of name=value words, got 5"),
         (lambda: parse_options(array), WrongType, "^parse_option takes a str, got an int64"),
