@@ -1193,6 +1193,8 @@ def _replay_report(file: str, stem: str, positions: str | None = None,
     except (ValueError, OSError, AnalysisTooHard, MemoryError) as error:
         # Out of memory, this replay is given up and the others are judged (its objects go).
         message = OUT_OF_MEMORY if isinstance(error, MemoryError) else str(error)
+        if isinstance(error, OSError) and error.filename is not None:
+            message = f"{error.filename}: {error.strerror}"  # not "[Errno 13] ...: 'name'"
         code = EXIT_GAVE_UP if isinstance(error, (AnalysisTooHard, MemoryError)) \
             else EXIT_BAD_INPUT
         shown = source_name(file)  # as the library's errors name standard input

@@ -216,6 +216,26 @@ def test_a_replay_too_large_for_memory_is_named_and_the_others_judged(tmp_path, 
     assert json.loads(result.stdout)["file"] == str(good)
 
 
+def test_a_replay_that_cannot_be_read_is_one_plain_error_line(tmp_path, monkeypatch):
+    import errno
+
+    import msanalysis.replay as module
+
+    locked, good = _games(tmp_path, seeds=(5, 6))
+    real = module.load_replay
+
+    def load(path, **options):
+        if Path(path) == locked:  # as a file without read permission is, for a user not root
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return real(path, **options)
+
+    monkeypatch.setattr(module, "load_replay", load)
+    result = runner.invoke(app, ["replay", str(locked), str(good), "--json"])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {locked}: Permission denied\n"  # not "[Errno 13] ..."
+    assert json.loads(result.stdout)["file"] == str(good)
+
+
 def test_bad_jobs():
     result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs takes 1 to 64" in result.stderr
