@@ -61,12 +61,22 @@ class FirstClick(StrEnum):
 
     @classmethod
     def parse(cls, rules: str) -> FirstClick:
-        """The rule named ``rules``; a ValueError listing the names for any other string."""
-        try:
-            return cls(rules)
-        except ValueError:
-            raise InvalidInput(f"unknown rules {rules!r}; choose one of "
-                             f"{', '.join(RULES)}") from None
+        """The rule named ``rules``; for anything else an InvalidInput (a ValueError) listing
+        the names, as ``FirstClick(rules)`` gives.
+
+        >>> FirstClick.parse("safe-cell") is FirstClick("safe-cell") is FirstClick.SAFE_CELL
+        True
+        >>> FirstClick("safe")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        msanalysis.errors.InvalidInput: unknown rules 'safe'; choose one of unsafe, safe-cell, ...
+        """
+        return cls(rules)
+
+    @classmethod
+    def _missing_(cls, value: object) -> FirstClick:
+        # Enum re-raises a ValueError from here as it is, in place of its own bare one.
+        raise InvalidInput(f"unknown rules {value!r}; choose one of {', '.join(RULES)}")
 
 
 RULES = tuple(rule.value for rule in FirstClick)

@@ -5,7 +5,7 @@ import pytest
 
 from msanalysis.board import Board
 from msanalysis.errors import InvalidInput
-from msanalysis.rules import DIFFICULTIES, board_size, generate, windows_xp_move
+from msanalysis.rules import DIFFICULTIES, FirstClick, board_size, generate, windows_xp_move
 
 
 def test_difficulties_are_the_classic_sizes():
@@ -75,6 +75,14 @@ def test_first_click_off_the_board_or_missing():
         generate(9, 9, 10, first_click=(9, 0), seed=0)
     with pytest.raises(ValueError, match="need the first click"):
         generate(9, 9, 10, rules="safe-opening", seed=0)
+
+
+@pytest.mark.parametrize("name", ["fancy", None, 3])
+def test_an_unknown_rule_is_refused_by_name(name):
+    # The enum called directly says what parse says, not Python's bare "is not a valid".
+    for read in (FirstClick, FirstClick.parse):
+        with pytest.raises(InvalidInput, match=r"unknown rules .*; choose one of unsafe, "):
+            read(name)
 
 
 def test_board_size_resolves_difficulties_and_overrides():
