@@ -1082,6 +1082,16 @@ def _percent_text(value) -> str:
     return "unknown" if value is None else f"{100 * float(value):.2f}%"
 
 
+def _seconds_text(value: float) -> str:
+    """Seconds to two decimals; a replay's time past 115 days, never a real game's, in three
+    digits and an exponent, not in the 300 digits a recorded 1e308 s would take.
+
+    >>> _seconds_text(12.3456), _seconds_text(1e308)
+    ('12.35', '1e+308')
+    """
+    return f"{value:.2f}" if value < MAX_TIME_LIMIT else f"{value:.3g}"
+
+
 def _replay_text(path: Path, result) -> str:
     """The readable report of one judged replay: a line per risky click and the summary."""
     replay = result.replay
@@ -1091,7 +1101,7 @@ def _replay_text(path: Path, result) -> str:
         facts.append(replay.date.date().isoformat())
     facts.append(f"rules {replay.rules or 'unknown'}")
     lines = [printable(path.name),
-             f"  {', '.join(facts)}: {result.status} in {result.seconds:.2f} s"]
+             f"  {', '.join(facts)}: {result.status} in {_seconds_text(result.seconds)} s"]
     guesses = result.guesses
     if guesses:
         lines.append(f"  {'action':>6} {'time':>7}  {'cell':<7} {'verdict':<9} {'mine chance':>11}"
@@ -1099,7 +1109,8 @@ def _replay_text(path: Path, result) -> str:
         for j in guesses:
             best = "" if j.best_cell is None else f"{j.best_cell[0]},{j.best_cell[1]} " + (
                 "safe" if j.best_probability == 0 else _percent_text(j.best_probability))
-            lines.append(f"  {j.index:>6} {j.time:>7.2f}  {f'{j.cell[0]},{j.cell[1]}':<7} "
+            cell = f"{j.cell[0]},{j.cell[1]}"
+            lines.append(f"  {j.index:>6} {_seconds_text(j.time):>7}  {cell:<7} "
                          f"{j.verdict.value:<9} {_percent_text(j.probability):>11}  {best}")
             if j.explanation is not None:
                 lines.append(f"  {'':>6} {'':>7}  {j.explanation}")
@@ -1153,7 +1164,7 @@ def _write_guess_files(path: Path, stem: str, result, positions: str | None,
     for j in result.guesses:
         name = f"{stem}-{j.index:04d}"
         if positions is not None:
-            comment = (f"# {printable(path.name)}, action {j.index} at {j.time:.2f} s: "
+            comment = (f"# {printable(path.name)}, action {j.index} at {_seconds_text(j.time)} s: "
                        f"{j.verdict.value} at {j.cell[0]},{j.cell[1]} (mine chance "
                        f"{_percent_text(j.probability)}); the player's flags removed")
             write_file(Path(positions) / f"{name}.txt", f"{comment}\n{j.position.to_text()}\n")

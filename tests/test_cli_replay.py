@@ -236,6 +236,21 @@ def test_a_replay_that_cannot_be_read_is_one_plain_error_line(tmp_path, monkeypa
     assert json.loads(result.stdout)["file"] == str(good)
 
 
+def test_a_time_no_game_takes_is_written_short(tmp_path):
+    # 1e308 s is a finite time and is read, but its 309 digits would fill the line.
+    [path] = _games(tmp_path, seeds=(7,))
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["seconds"] = 1e308
+    last = json.loads(lines[-1])
+    last["time"] = 1e308
+    path.write_text("\n".join([json.dumps(header), *lines[1:-1], json.dumps(last)]) + "\n")
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    status = result.stdout.splitlines()[1]
+    assert status.endswith(" in 1e+308 s") and len(status) < 100, status
+
+
 def test_bad_jobs():
     result = runner.invoke(app, ["replay", str(EXPERT), "--jobs", "0"])
     assert result.exit_code == 2 and "--jobs takes 1 to 64" in result.stderr
