@@ -159,7 +159,7 @@ def _opened(path: str | Path, flags: int, mode: str) -> BinaryIO:
             time.sleep(0.05)
     try:
         if _NONBLOCK and stat.S_ISFIFO(os.fstat(descriptor).st_mode):
-            if flags & os.O_ACCMODE == os.O_RDONLY:
+            if mode == "rb":
                 wait = max(0.0, deadline - time.monotonic())
                 readable = select.poll()  # Windows, which has none, has no named pipes here
                 readable.register(descriptor, select.POLLIN)
