@@ -447,7 +447,7 @@ def load_grid(path: Path, rule: GridRule | None, default: str) -> NumberGrid:
     from msanalysis.position import Position
 
     try:
-        return NumberGrid.load(path, rule=None if rule is None else rule.value, default=default)
+        grid = NumberGrid.load(path, rule=None if rule is None else rule.value, default=default)
     except ParseError as not_a_grid:
         if not _readable_again(path):
             raise
@@ -467,6 +467,11 @@ def load_grid(path: Path, rule: GridRule | None, default: str) -> NumberGrid:
         raise ParseError(f"{not_a_grid.reason}; the file {what}",
                          line=not_a_grid.line, column=not_a_grid.column,
                          source=str(path)) from None
+    if rule is not None and grid.rule != rule.value:  # only a Tatham ID overrides the rule
+        raise InvalidInput(f"{source_name(str(path))}: a Tatham Mosaic ID, whose numbers count "
+                           f"the 3x3 block with the cell: --rule {rule.value} does not apply to it "
+                           "(leave it out)")
+    return grid
 
 
 def _board_metrics(board: Board) -> dict[str, int]:
@@ -784,7 +789,7 @@ def reconstruct_command(
     rule: Annotated[Optional[GridRule], typer.Option(
         help="classic: a number counts its 8 neighbours; mosaic: the 3x3 block with the "
         "cell. Default: the rule in the header `puzzle make` writes, else classic (a Tatham "
-        "ID is always mosaic).")] = None,
+        "ID is always mosaic: classic is refused for one).")] = None,
     engine: Annotated[ReconstructEngine, typer.Option(
         help="sat (python-sat Minicard) or cpsat (OR-Tools CP-SAT).")] = ReconstructEngine.sat,
     limit: Annotated[Optional[int], typer.Option(
@@ -1481,7 +1486,8 @@ def puzzle_solve(
         help="A puzzle: grid text (digits, ? for no clue) or a Tatham Mosaic ID; - reads stdin.")],
     rule: Annotated[Optional[GridRule], typer.Option(
         help="What the numbers of grid text count; default: the rule in the header `puzzle "
-        "make` writes, else mosaic (a Tatham ID is always mosaic).")] = None,
+        "make` writes, else mosaic (a Tatham ID is always mosaic: classic is refused for "
+        "one).")] = None,
     time_limit: Annotated[float, typer.Option(
         help="Seconds of search before stopping with what is known.")] = 60.0,
     svg: Annotated[Optional[Path], typer.Option(

@@ -141,6 +141,10 @@ def test_solve_grids_with_no_or_several_layouts():
     (["solve", "-"], "10x10#123", "a random seed, not a game ID"),
     (["solve", "-"], "12\n1x\n", "line 2, column 2: unknown character 'x'"),
     (["solve", "/no/such/puzzle.txt"], None, "no such folder: /no/such"),
+    (["solve", "-", "--rule", "classic"], "4x3:2a213a3222a1", "stdin: a Tatham Mosaic ID, "
+     "whose numbers count the 3x3 block with the cell: --rule classic does not apply to it"),
+    (["solve", str(TATHAM / "mosaic-12x8-1.txt"), "--rule", "classic"], None,
+     f"{TATHAM / 'mosaic-12x8-1.txt'}: a Tatham Mosaic ID"),
 ])
 def test_unusable_input_exits_2(args, stdin, words):
     result = run(*args, stdin=stdin)

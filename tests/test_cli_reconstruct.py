@@ -170,6 +170,12 @@ def test_a_puzzle_file_is_read_under_the_rule_its_header_names(tmp_path):
     assert result.exit_code == 0 and json.loads(result.stdout)["rule"] == "mosaic"
     assert json.loads(result.stdout)["unique"]
     assert run(str(path), "--rule", "classic").exit_code == 1  # an explicit rule wins
+    # ... but not over a Tatham ID, whose game decides what its numbers count: refused.
+    tatham = run("-", "--rule", "classic", stdin="4x3:2a213a3222a1\n")
+    assert tatham.exit_code == 2 and tatham.stderr == (
+        "error: stdin: a Tatham Mosaic ID, whose numbers count the 3x3 block with the cell: "
+        "--rule classic does not apply to it (leave it out)\n")
+    assert run("-", "--rule", "mosaic", stdin="4x3:2a213a3222a1\n").exit_code == 0
     assert json.loads(run("-", "--json", stdin=made.stdout).stdout)["rule"] == "mosaic"
     assert json.loads(run("-", "--json", stdin="11\n").stdout)["rule"] == "classic"
     wrong = run("-", stdin="# msanalysis puzzle: mosaic 9x9, 1 of 2 clues, grade 1\n11\n")
