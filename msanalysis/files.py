@@ -138,8 +138,9 @@ def _opened(path: str | Path, flags: int, mode: str) -> BinaryIO:
     Opening a named pipe waits until its other end is open too, forever when nothing opens it.
     Opened non-blocking, one with no reader refuses a writer (ENXIO), tried again until the
     time is up, and one with no writer gives its reader nothing, so the reader waits for the
-    pipe to be readable instead, with the time bound. Either then blocks again, so that a pipe
-    whose other end is open (a shell's ``<(command)``) is read or written whole.
+    pipe to be readable instead, with the time bound. Every file then blocks again, so that a
+    pipe whose other end is open (a shell's ``<(command)``) is read or written whole, and a
+    terminal waits for its reader or writer as it always has.
     """
     deadline = time.monotonic() + PIPE_WAIT_SECONDS
     while True:
@@ -158,14 +159,14 @@ def _opened(path: str | Path, flags: int, mode: str) -> BinaryIO:
                 raise _pipe_timeout(path, "its reader did not open it") from None
             time.sleep(0.05)
     try:
-        if _NONBLOCK and stat.S_ISFIFO(os.fstat(descriptor).st_mode):
-            if mode == "rb":
+        if _NONBLOCK:
+            if mode == "rb" and stat.S_ISFIFO(os.fstat(descriptor).st_mode):
                 wait = max(0.0, deadline - time.monotonic())
                 readable = select.poll()  # Windows, which has none, has no named pipes here
                 readable.register(descriptor, select.POLLIN)
                 if not readable.poll(wait * 1000):
                     raise _pipe_timeout(path, "nothing came through it")
-            os.set_blocking(descriptor, True)
+            os.set_blocking(descriptor, True)  # a terminal too: it would fail, not wait
         return cast(BinaryIO, os.fdopen(descriptor, mode))  # mode is "rb" or "wb"
     except OSError as error:  # a directory, say, named by its descriptor: name the path
         os.close(descriptor)

@@ -320,6 +320,34 @@ def test_a_named_pipe_with_nothing_at_its_other_end_is_waited_on_for_a_time(
     assert message.startswith(f"error: {pipe}: a named pipe, and in 0.2 s {waited_for}: ")
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no terminals to open on this system")
+def test_a_terminal_is_read_and_written_as_it_always_was():
+    # Opened non-blocking to pass a pipe's wait, a terminal with nothing typed yet read as
+    # nothing (a TypeError), and a write larger than its buffer failed part way.
+    master, follower = os.openpty()
+    name = os.ttyname(follower)
+    shown = bytearray()
+
+    def typist_then_screen():
+        time.sleep(0.3)
+        os.write(master, b"mines: 1\n")
+        time.sleep(0.1)
+        os.write(master, b"\x04")  # Ctrl-D: the end of what is typed
+        while shown.count(b"x") < 100_000:  # after the echo of what was typed
+            shown.extend(os.read(master, 65536))
+
+    terminal = threading.Thread(target=typist_then_screen, daemon=True)
+    terminal.start()
+    try:
+        assert files.read_bytes(name) == b"mines: 1\n"
+        files.write_file(name, "x" * 100_000)
+        terminal.join(30)
+        assert shown.count(b"x") == 100_000
+    finally:
+        os.close(master)
+        os.close(follower)
+
+
 @pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="no Unix sockets on this system")
 @pytest.mark.parametrize("args", [["analyze", "{sock}"], ["generate", "--output", "{sock}"]])
 def test_a_socket_is_not_a_file(tmp_path, args):
