@@ -71,7 +71,8 @@ class FirstClick(StrEnum):
         ...
         msanalysis.errors.InvalidInput: unknown rules 'safe'; choose one of unsafe, safe-cell, ...
         """
-        return cls(rules)
+        # Not a string (an array, say) is refused before the enum compares it with each name.
+        return cls(rules) if isinstance(rules, str) else cls._missing_(rules)
 
     @classmethod
     def _missing_(cls, value: object) -> FirstClick:

@@ -85,6 +85,14 @@ def test_an_unknown_rule_is_refused_by_name(name):
             read(name)
 
 
+def test_rules_given_as_an_array_are_refused_by_name():
+    # The enum would compare an array with each name, and its truth value is ambiguous.
+    rules = np.array(["safe-cell", "unsafe"])
+    for read in (FirstClick.parse, lambda r: generate(9, 9, 10, rules=r, first_click=(0, 0))):
+        with pytest.raises(InvalidInput, match=r"unknown rules array\(\['safe-cell'"):
+            read(rules)
+
+
 def test_board_size_resolves_difficulties_and_overrides():
     assert board_size("intermediate") == (16, 16, 40)
     assert board_size(width=5, height=4, mines=3) == (5, 4, 3)
