@@ -66,7 +66,7 @@ from msanalysis.errors import (
 from msanalysis.files import REPLAY_SUFFIXES, check_path, read_bytes, write_file
 from msanalysis.game import Game
 from msanalysis.position import FLAG, HIDDEN, Position
-from msanalysis.rules import RULES
+from msanalysis.rules import RULES, FirstClick
 
 __all__ = [
     "FORMAT_VERSION",
@@ -221,9 +221,8 @@ class Replay:
                                 f"got {action!r}")
         actions = tuple(a if isinstance(a, Action) else Action(*a) for a in given)
         object.__setattr__(self, "actions", actions)
-        if self.rules is not None and (not isinstance(self.rules, str)
-                                       or self.rules not in RULES):
-            raise InvalidInput(f"unknown rules {self.rules!r}; choose one of {', '.join(RULES)}")
+        if self.rules is not None:
+            FirstClick.parse(self.rules)
         # What load_replay refuses in a file is refused here too, so that every replay made
         # can be saved and read back.
         check_type(self.board, Board, "a replay", "the layout played")
