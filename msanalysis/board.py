@@ -20,8 +20,8 @@ from msanalysis.errors import IllegalMove, InvalidInput, ParseError, WrongType, 
 from msanalysis.files import decode_text, lines_of, read_bytes, text_of_layout_file
 
 __all__ = ["MAX_CELLS", "Board", "Cell", "as_cell", "as_count", "as_int", "as_pair", "cell_table",
-           "check_cells", "check_size", "integer_grid", "label_regions", "neighbour_counts",
-           "neighbours", "oversized", "repeated_bits"]
+           "check_cells", "check_mask", "check_size", "integer_grid", "label_regions",
+           "neighbour_counts", "neighbours", "oversized", "repeated_bits"]
 
 Cell = tuple[int, int]
 
@@ -261,6 +261,23 @@ def integer_grid(values: Any, what: str) -> np.ndarray:
     elif array.dtype.kind not in "biu":
         raise InvalidInput(f"{what} holds whole numbers, got values of type {array.dtype}")
     return array
+
+
+def check_mask(mask: object, shape: tuple[int, ...], name: str, whose: str) -> None:
+    """Raise :class:`~msanalysis.errors.WrongType` unless ``mask`` is a boolean array of
+    ``shape`` (``whose`` shape, in the message: "the board's").
+
+    >>> check_mask(np.zeros((2, 3), dtype=bool), (2, 3), "revealed", "the board's")
+    >>> check_mask(np.zeros((3, 3), dtype=bool), (2, 3), "revealed", "the board's")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.WrongType: revealed is a boolean array of the board's shape (2, 3), got \
+an array of bool of shape (3, 3)
+    """
+    if not (isinstance(mask, np.ndarray) and mask.dtype == bool and mask.shape == shape):
+        got = (f"an array of {mask.dtype} of shape {mask.shape}" if isinstance(mask, np.ndarray)
+               else a_name(type(mask).__name__))
+        raise WrongType(f"{name} is a boolean array of {whose} shape {shape}, got {got}")
 
 
 def check_size(width: int, height: int) -> tuple[int, int]:
@@ -819,12 +836,7 @@ class Board:
         >>> board.bbbv_solved(revealed)
         2
         """
-        shape = self._mask.shape
-        if not (isinstance(revealed, np.ndarray) and revealed.dtype == bool
-                and revealed.shape == shape):
-            got = (f"an array of {revealed.dtype} of shape {revealed.shape}"
-                   if isinstance(revealed, np.ndarray) else a_name(type(revealed).__name__))
-            raise WrongType(f"revealed is a boolean array of the board's shape {shape}, got {got}")
+        check_mask(revealed, self._mask.shape, "revealed", "the board's")
         labels, _ = self._zero_labels
         solved = len(np.unique(labels[revealed & (labels > 0)]))
         return solved + int(np.count_nonzero(self._lonely & revealed))

@@ -17,8 +17,8 @@ from typing import Any
 import numpy as np
 
 from msanalysis.analysis import Analysis
-from msanalysis.board import Cell, label_regions
-from msanalysis.errors import WrongType, check_type
+from msanalysis.board import Cell, check_mask, label_regions
+from msanalysis.errors import check_type
 
 __all__ = ["left_for_last", "regions"]
 
@@ -90,7 +90,4 @@ def left_for_last(analysis: Any, unknown: np.ndarray) -> np.ndarray:
 def _check(analysis: Any, unknown: Any, taker: str) -> None:
     """Refuse what is not an analysis and a mask of its position's cells."""
     check_type(analysis, Analysis, taker, "analyze(position) makes one")
-    shape = analysis.constraints.position.shape
-    if not (isinstance(unknown, np.ndarray) and unknown.dtype == bool and unknown.shape == shape):
-        raise WrongType(f"unknown is a boolean array of the position's shape {shape}, got "
-                        f"{unknown!r}")
+    check_mask(unknown, analysis.constraints.position.shape, "unknown", "the position's")
