@@ -94,11 +94,9 @@ class _OneLineErrors(TyperGroup):
         except MemoryError:
             fail(OUT_OF_MEMORY, EXIT_GAVE_UP)
         except OSError as error:
-            if error.filename is not None:
-                fail(f"{error.filename}: {error.strerror}")
-            if error.errno in _WRITE_ERRORS:
+            if not error.filename and error.errno in _WRITE_ERRORS:
                 _stop_writing()
-            fail(_unwritable(error))
+            fail(_os_error_text(error))
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
@@ -176,6 +174,13 @@ _UsageError: type[Exception] = next(kind for kind in typer.BadParameter.__mro__
 
 _WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF}
 """What a write to a full or failing disk raises, or to a closed standard output."""
+
+
+def _os_error_text(error: OSError) -> str:
+    """One line for an OSError: the file it names and the system's word for what went wrong
+    (``NAME: Permission denied``, not Python's ``[Errno 13] Permission denied: 'NAME'``), or
+    what :func:`_unwritable` says of one that names no file."""
+    return f"{error.filename}: {error.strerror}" if error.filename else _unwritable(error)
 
 
 def _unwritable(error: OSError) -> str:
@@ -294,7 +299,7 @@ def user_errors() -> Iterator[None]:
     except IsADirectoryError as error:
         fail(f"is a directory, not a file: {error.filename}")
     except OSError as error:
-        fail(f"{error.filename}: {error.strerror}" if error.filename else _unwritable(error))
+        fail(_os_error_text(error))
 
 
 def _not_found(name: str) -> str:
@@ -1209,8 +1214,8 @@ def _replay_report(file: str, stem: str, positions: str | None = None,
     except (ValueError, OSError, AnalysisTooHard, MemoryError) as error:
         # Out of memory, this replay is given up and the others are judged (its objects go).
         message = OUT_OF_MEMORY if isinstance(error, MemoryError) else str(error)
-        if isinstance(error, OSError) and error.filename is not None:
-            message = f"{error.filename}: {error.strerror}"  # not "[Errno 13] ...: 'name'"
+        if isinstance(error, OSError) and error.filename:
+            message = _os_error_text(error)
         code = EXIT_GAVE_UP if isinstance(error, (AnalysisTooHard, MemoryError)) \
             else EXIT_BAD_INPUT
         shown = source_name(file)  # as the library's errors name standard input
