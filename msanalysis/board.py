@@ -186,7 +186,16 @@ def as_pair(cell: Any, error: type[InvalidInput | IllegalMove] = InvalidInput) -
     --------
     >>> as_pair([np.int64(1), 2])
     (1, 2)
+    >>> as_pair({2, 0})
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: a cell is a pair of whole numbers (row, col) in a tuple, \
+a list or an array, got a set: {0, 2}
     """
+    if not isinstance(cell, (tuple, list, np.ndarray)):
+        # A set or a dict unpacks in no order of its own, bytes as numbers: a wrong cell.
+        raise error(f"a cell is a pair of whole numbers (row, col) in a tuple, a list or an "
+                    f"array, got {a_name(type(cell).__name__)}: {cell!r}")
     try:
         row, col = cell
         if isinstance(row, bool) or isinstance(col, bool):  # ints to Python, not coordinates

@@ -194,6 +194,11 @@ def test_started_makes_the_first_click_and_position_has_the_mine_count():
     ((2, 0, 0), "a cell is a pair of whole numbers"),
     (5, "a cell is a pair of whole numbers"),
     ((-1, 0), r"cell \(-1, 0\) is off the 2x2 board"),
+    # Two numbers in no order of their own: {1, 0} would unpack as (0, 1), the wrong cell.
+    ({1, 0}, r"in a tuple, a list or an array, got a set: \{0, 1\}"),
+    ({1: 0, 0: 1}, "got a dict"),
+    (iter((1, 0)), "got a tuple_iterator"),
+    (b"\x01\x00", "got a bytes"),
 ])
 def test_a_move_names_a_cell_on_the_board(cell, message):
     game = Game(Board.from_text("*.\n.."))
