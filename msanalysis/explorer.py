@@ -249,13 +249,20 @@ class Explorer(anywidget.AnyWidget):
         """The mine probability of a hidden cell as ``"p/q (percent)"``, the fraction exact
         when it is short (at most 24 characters; else to six digits, the whole fraction being
         :meth:`analysis.exact_probability <msanalysis.analysis.Analysis.exact_probability>`'s);
-        empty when the analysis cannot say (revealed cell, inconsistent or partial analysis)."""
-        analysis = self._analysis
+        empty when the analysis cannot say (revealed cell, inconsistent or partial analysis).
+
+        Raises
+        ------
+        InvalidInput
+            For a cell off the board.
+        """
+        analysis = self.analysis  # caught up with a game moved directly
+        cell = self._on_board(cell)
         if analysis is None or not analysis.exact:
             return ""
         try:
             p = analysis.exact_probability(cell)
-        except InvalidInput:
+        except InvalidInput:  # a revealed cell's
             return ""
         return f"{_short_fraction(p)} ({svg.cell_percent(float(p))})"
 
@@ -552,9 +559,9 @@ class Explorer(anywidget.AnyWidget):
         InvalidInput
             For a cell off the board.
         """
+        analysis = self.analysis  # caught up with a game moved directly
         cell = self._on_board(cell)
         index = cell[0] * self._position.width + cell[1]
-        analysis = self._analysis
         if analysis is None:
             self.set_trait("selected", {})
             return

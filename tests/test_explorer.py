@@ -493,3 +493,17 @@ def test_a_long_chance_near_1_is_not_rounded_to_a_certain_mine():
     near = Fraction(10**30 - 7, 10**30 + 13)
     assert _short_fraction(near) == "≈1 - 2e-29"
     assert _short_fraction(Fraction(1, 3)) == "1/3"
+
+
+def test_probability_text_follows_a_game_moved_directly_and_refuses_a_cell_off_the_board():
+    game = Game(Board.from_text("*..\n...\n..*"))
+    game.reveal((0, 2))
+    explorer = Explorer(game)
+    assert explorer.probability_text((1, 0)) == "1/2 (50%)"
+    game.reveal((2, 0))  # not through the explorer: (1, 0) is now a revealed 1
+    assert explorer.probability_text((1, 0)) == ""
+    explorer.explain((1, 0))
+    assert explorer.selected == {}
+    for cell in [(7, 7), "junk"]:
+        with pytest.raises(InvalidInput):
+            explorer.probability_text(cell)
