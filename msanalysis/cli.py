@@ -28,7 +28,7 @@ import typer
 from typer.core import TyperGroup
 
 from msanalysis import text
-from msanalysis.board import MAX_CELLS, Board, Cell, neighbours, oversized
+from msanalysis.board import MAX_CELLS, Board, Cell, oversized
 from msanalysis.errors import (
     AnalysisTooHard,
     InconsistentPosition,
@@ -45,7 +45,7 @@ from msanalysis.errors import (
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.files import REPLAY_SUFFIXES, read_bytes, write_file
 from msanalysis.formats import read_any
-from msanalysis.rules import FirstClick, board_size, default_first_click
+from msanalysis.rules import FirstClick, board_size, default_first_click, protected_mine
 from msanalysis.sat import Explanation
 
 if TYPE_CHECKING:  # imported where used, as every command's modules are: start-up stays quick
@@ -927,19 +927,15 @@ def solvable(
                      "first line" if from_file
                      else f"--first-click {click[0]},{click[1]}")
             fail(f"{given} is off the {board.width}x{board.height} board")
-        if board.is_mine(click) and rules is not FirstClick.WINDOWS_XP:
-            if rules is FirstClick.UNSAFE:
-                fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "
-                     "once", EXIT_NO_ANSWER)
-            fail(f"the first click {click[0]},{click[1]} hits a mine, which rules {rules.value} "
+        if rules is FirstClick.UNSAFE and board.is_mine(click):
+            fail(f"the first click {click[0]},{click[1]} hits a mine: the game is lost at "
+                 "once", EXIT_NO_ANSWER)
+        mine = protected_mine(board, click, rules)
+        if mine is not None:
+            where = ("hits a mine" if mine == click
+                     else f"has a mine beside it at {mine[0]},{mine[1]}")
+            fail(f"the first click {click[0]},{click[1]} {where}, which rules {rules.value} "
                  "never place there: is it the right board, first click and rule?")
-        if rules in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
-            beside = [cell for cell in neighbours(click, board.height, board.width)
-                      if board.is_mine(cell)]
-            if beside:
-                fail(f"the first click {click[0]},{click[1]} has a mine beside it at "
-                     f"{beside[0][0]},{beside[0][1]}, which rules {rules.value} never place "
-                     "there: is it the right board, first click and rule?")
         result = solve_without_guessing(board, click, rules=rules.value,
                                         use_mine_count=mine_count, time_limit=time_limit)
     rows = text.position_rows(result.position)

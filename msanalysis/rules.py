@@ -20,12 +20,14 @@ that gives no fixed mine count). Playing the layout is :mod:`msanalysis.game`'s 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size
+from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size, neighbours
 from msanalysis.errors import InvalidInput, WrongType, check_type, mines_do_not_fit, quantity
 
 __all__ = [
@@ -36,15 +38,17 @@ __all__ = [
     "board_size",
     "default_first_click",
     "generate",
+    "protected_mine",
     "windows_xp_move",
 ]
 
-DIFFICULTIES: dict[str, tuple[int, int, int]] = {
+DIFFICULTIES: Mapping[str, tuple[int, int, int]] = MappingProxyType({
     "beginner": (9, 9, 10),
     "intermediate": (16, 16, 40),
     "expert": (30, 16, 99),
-}
-"""Standard sizes as ``(width, height, mines)``; expert is 30 columns by 16 rows."""
+})
+"""Standard sizes as ``(width, height, mines)``; expert is 30 columns by 16 rows. Read only:
+the whole library (and every game a benchmark names) reads the same sizes."""
 
 class FirstClick(StrEnum):
     """How a game protects its first click (see the module docstring); compares equal to its
@@ -154,6 +158,30 @@ def default_first_click(rules: str, *, width: int | None = None,
     row = 3 if height is None else min(3, height // 2)
     col = 3 if width is None else min(3, width // 2)
     return (row, col)
+
+
+def protected_mine(board: Board, first_click: Cell, rules: str) -> Cell | None:
+    """A mine of ``board`` where ``rules`` never place one for ``first_click``, or None: on the
+    click itself under ``safe-cell``, in the 3x3 block around it under ``safe-opening`` and
+    ``no-guess`` (the click first). ``unsafe`` and ``windows-xp`` protect no cell of the board
+    dealt (under ``windows-xp`` a mine under the click moves away when it is made).
+
+    Examples
+    --------
+    >>> board = Board.from_text("*..\n...\n...")
+    >>> protected_mine(board, (0, 0), "safe-cell"), protected_mine(board, (1, 1), "safe-cell")
+    ((0, 0), None)
+    >>> protected_mine(board, (1, 1), "safe-opening"), protected_mine(board, (0, 0), "unsafe")
+    ((0, 0), None)
+    """
+    rule = FirstClick.parse(rules)
+    if rule in (FirstClick.UNSAFE, FirstClick.WINDOWS_XP):
+        return None
+    first_click = as_cell(first_click, board.height, board.width)
+    protected = [first_click]
+    if rule in (FirstClick.SAFE_OPENING, FirstClick.NO_GUESS):
+        protected += neighbours(first_click, board.height, board.width)
+    return next((cell for cell in protected if board.is_mine(cell)), None)
 
 
 def windows_xp_move(board: Board, first_click: Cell) -> Board:

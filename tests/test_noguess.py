@@ -515,3 +515,19 @@ def test_moving_mines_from_a_corner_or_an_edge():
                                       "30", "--rules", "no-guess", "--method", "adjust",
                                       "--first-click", "0,0", "--seed", "1"])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("rules, click, message", [
+    ("safe-cell", (0, 0), r"the first click \(0, 0\) is on a mine, which rules safe-cell never"),
+    ("safe-opening", (1, 1), r"the first click \(1, 1\) has a mine beside it at \(0, 0\), which "
+                             r"rules safe-opening never"),
+    ("no-guess", (0, 0), r"the first click \(0, 0\) is on a mine, which rules no-guess never"),
+])
+def test_a_board_its_rules_could_not_deal_is_refused_not_judged(rules, click, message):
+    board = Board.from_text("*..\n...\n...")
+    with pytest.raises(InvalidInput, match=message):
+        solve_without_guessing(board, click, rules=rules)
+    # Rules that protect nothing of the board dealt judge it as before.
+    assert not solve_without_guessing(board, (0, 0), rules="unsafe").solvable
+    moved = solve_without_guessing(board, (0, 0), rules="windows-xp")  # the mine goes to (0, 1)
+    assert moved.solvable and moved.position.to_text() == "mines: 1\n1?1\n111\n..."

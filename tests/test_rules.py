@@ -13,6 +13,8 @@ def test_difficulties_are_the_classic_sizes():
                             "expert": (30, 16, 99)}
     board = generate(*DIFFICULTIES["expert"], first_click=(0, 0), seed=1)
     assert (board.width, board.height, board.mine_count) == (30, 16, 99)
+    with pytest.raises(TypeError):  # one caller cannot change the sizes every other one reads
+        DIFFICULTIES["expert"] = (5, 5, 30)  # type: ignore[index]
 
 
 @pytest.mark.parametrize("rules", ["unsafe", "safe-cell", "safe-opening", "windows-xp"])

@@ -43,7 +43,7 @@ from msanalysis.errors import (
     worker_ignores_interrupts,
 )
 from msanalysis.position import FLAG, HIDDEN, Position
-from msanalysis.rules import FirstClick, as_seed, windows_xp_move
+from msanalysis.rules import FirstClick, as_seed, protected_mine, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
@@ -197,6 +197,11 @@ def solve_without_guessing(board: Board, first_click: Cell, *, rules: str = "saf
     check_flag(use_mine_count, "use_mine_count")
     rule = FirstClick.parse(rules)
     first_click = as_cell(first_click, board.height, board.width, error=IllegalMove)
+    mine = protected_mine(board, first_click, rule)
+    if mine is not None:  # not a board of these rules: "not solvable" would be no answer
+        where = "is on a mine" if mine == first_click else f"has a mine beside it at {mine}"
+        raise InvalidInput(f"the first click {first_click} {where}, which rules {rule.value} "
+                           f"never place there")
     deadline = deadline_after(time_limit)
     top = MINE_COUNT if use_mine_count else COMPONENT
     if board.is_mine(first_click) and rule is FirstClick.WINDOWS_XP:
