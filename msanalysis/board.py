@@ -174,8 +174,23 @@ def as_count(value: Any, what: str, least: int = 0, most: int | None = None) -> 
     count = as_int(value, what)
     if count < least or (most is not None and count > most):
         upper = "up" if most is None else f"to {most:,}"
-        raise InvalidInput(f"{what} is a whole number from {least} {upper}, got {count}")
+        raise InvalidInput(f"{what} is a whole number from {least} {upper}, got "
+                           f"{number_shown(count)}")
     return count
+
+
+def number_shown(value: int) -> str:
+    """``value`` as a message shows it: written out, unless it has more than 40 digits (Python
+    refuses to write one of more than 4,300, and no reader wants one of 400).
+
+    Examples
+    --------
+    >>> number_shown(123), number_shown(-10**50)
+    ('123', '-(a number of more than 40 digits)')
+    """
+    if abs(value) < 10**40:
+        return str(value)
+    return f"{'-' if value < 0 else ''}(a number of more than 40 digits)"
 
 
 def as_pair(cell: Any, error: type[InvalidInput | IllegalMove] = InvalidInput) -> Cell:

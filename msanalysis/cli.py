@@ -45,7 +45,14 @@ from msanalysis.errors import (
 from msanalysis.exact import decimal, fraction_text, magnitude
 from msanalysis.files import REPLAY_SUFFIXES, read_bytes, write_file
 from msanalysis.formats import read_any
-from msanalysis.rules import FirstClick, board_size, default_first_click, protected_mine
+from msanalysis.rules import (
+    FirstClick,
+    as_seed,
+    board_size,
+    check_seed_run,
+    default_first_click,
+    protected_mine,
+)
 from msanalysis.sat import Explanation
 
 if TYPE_CHECKING:  # imported where used, as every command's modules are: start-up stays quick
@@ -1435,6 +1442,8 @@ def puzzle_make(
         import random
 
         seed = random.SystemRandom().randrange(2 ** 31)
+    with user_errors():
+        check_seed_run(as_seed(seed), count, "puzzles")
     if output_dir is not None:
         make_folder(output_dir, "--output-dir")
     # What the summary needs, not the puzzles: a run of a million puzzles holds no more.

@@ -27,15 +27,26 @@ from typing import Any
 
 import numpy as np
 
-from msanalysis.board import Board, Cell, as_cell, as_count, as_int, check_size, neighbours
+from msanalysis.board import (
+    Board,
+    Cell,
+    as_cell,
+    as_count,
+    as_int,
+    check_size,
+    neighbours,
+    number_shown,
+)
 from msanalysis.errors import InvalidInput, WrongType, check_type, mines_do_not_fit, quantity
 
 __all__ = [
     "DIFFICULTIES",
+    "MAX_SEED",
     "RULES",
     "FirstClick",
     "as_seed",
     "board_size",
+    "check_seed_run",
     "default_first_click",
     "generate",
     "protected_mine",
@@ -89,7 +100,7 @@ RULES = tuple(rule.value for rule in FirstClick)
 
 
 def as_seed(seed: Any) -> int | None:
-    """``seed`` checked: None (draw afresh) or a whole number from 0 up.
+    """``seed`` checked: None (draw afresh) or a whole number from 0 to :data:`MAX_SEED`.
 
     Python's random generator would take -5 for 5, and so repeat games in a run of seeds on
     both sides of 0; numpy's refuses it. A numpy integer is as good as an int.
@@ -101,11 +112,35 @@ def as_seed(seed: Any) -> int | None:
     >>> as_seed(-5)
     Traceback (most recent call last):
     ...
-    msanalysis.errors.InvalidInput: a seed is a whole number from 0 up, got -5
+    msanalysis.errors.InvalidInput: a seed is a whole number from 0 to 18,446,744,073,709,551,615, \
+got -5
     """
     if seed is None:
         return None
-    return as_count(seed, "a seed")
+    return as_count(seed, "a seed", 0, MAX_SEED)
+
+
+MAX_SEED = 2**64 - 1
+"""The largest seed, as other Minesweeper programs' seeds are 64-bit numbers: a game's seed is
+written in its report, its replay's name and the header of a puzzle."""
+
+
+def check_seed_run(first: int | None, count: int, what: str) -> None:
+    """Refuse a run of ``count`` seeds from ``first`` (``what`` numbered ``first``, ``first +
+    1`` ...) that would pass :data:`MAX_SEED`; None (seeds drawn afresh) passes nothing.
+
+    Examples
+    --------
+    >>> check_seed_run(MAX_SEED - 1, 2, "games")
+    >>> check_seed_run(MAX_SEED - 1, 3, "games")
+    Traceback (most recent call last):
+    ...
+    msanalysis.errors.InvalidInput: 3 games from seed 18446744073709551614 would pass the largest \
+seed, 18,446,744,073,709,551,615: start lower or make fewer
+    """
+    if first is not None and count > 0 and first + count - 1 > MAX_SEED:
+        raise InvalidInput(f"{number_shown(count)} {what} from seed {first} would pass the largest "
+                           f"seed, {MAX_SEED:,}: start lower or make fewer")
 
 
 def board_size(difficulty: str | None = None, *, width: int | None = None,

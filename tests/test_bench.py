@@ -157,10 +157,16 @@ def test_a_scheduler_that_does_not_answer_is_an_error_even_with_a_time_limit():
 
 
 def test_bad_run_arguments():
+    # Refused when run_games is called, not at the first result asked for.
     with pytest.raises(ValueError, match="--jobs"):
-        list(run_games(PAPER, 3, jobs=0))
+        run_games(PAPER, 3, jobs=0)
     with pytest.raises(ValueError, match="negative"):
-        list(run_games(PAPER, -1))
+        run_games(PAPER, -1)
+    # The last game's seed would pass the largest: a run of 4,300 nines printed none of it.
+    with pytest.raises(InvalidInput, match="2 games from seed 18446744073709551615 would pass"):
+        run_games(PAPER, 2, seed=2**64 - 1)
+    with pytest.raises(InvalidInput, match=r"got \(a number of more than 40 digits\)"):
+        run_games(PAPER, 1, seed=int("9" * 4300))
 
 
 def _normal_wilson(wins, games, z=1.959963984540054):

@@ -471,7 +471,7 @@ def test_bad_arguments():
         make_puzzle(width=60, height=60, density=0.5, seed=1, time_limit=0.05)
     with pytest.raises(ValueError, match="the most this makes is 1,000,000"):
         make_puzzle(width=2000, height=1000)
-    with pytest.raises(ValueError, match="a seed is a whole number from 0 up"):
+    with pytest.raises(ValueError, match="a seed is a whole number from 0 to"):
         make_puzzle(width=4, height=4, seed=-1)
 
 

@@ -132,10 +132,14 @@ def test_windows_xp_generation_returns_the_board_in_play():
 
 def test_seeds_are_whole_numbers_from_0_up():
     # Python's random generator takes -5 for 5: a negative seed would repeat a positive one.
-    with pytest.raises(InvalidInput, match="a seed is a whole number from 0 up, got -5"):
+    with pytest.raises(InvalidInput, match=r"a seed is a whole number from 0 to .*, got -5"):
         generate(9, 9, 10, first_click=(0, 0), seed=-5)
     with pytest.raises(InvalidInput, match="a seed must be a whole number"):
         generate(9, 9, 10, first_click=(0, 0), seed=1.5)
+    # 64 bits at most, as other programs' seeds; a huge one is not written out in the message.
+    assert generate(9, 9, 10, first_click=(0, 0), seed=2**64 - 1).mine_count == 10
+    with pytest.raises(InvalidInput, match=r"got \(a number of more than 40 digits\)"):
+        generate(9, 9, 10, first_click=(0, 0), seed=10**5000)
     assert generate(9, 9, 10, first_click=(0, 0), seed=np.int64(5)) == \
         generate(9, 9, 10, first_click=(0, 0), seed=5)
     with pytest.raises(InvalidInput, match="the mine count must be a whole number"):

@@ -133,7 +133,7 @@ def test_a_component_of_thousands_of_boxes_and_a_large_sea_with_few_mines():
     ({"rounds": 0}, "rounds is a whole number from 1"),  # was a division by zero
     ({"per_round": 2.5}, "per_round must be a whole number"),
     ({"seed": None}, "give one"),
-    ({"seed": -1}, "from 0 up"),
+    ({"seed": -1}, "a seed is a whole number from 0 to"),
     ({"alpha": float("nan")}, "alpha is a probability"),
     ({"candidates": [(0, 1), (0, 1)]}, "each once"),
     ({"candidates": []}, "each once"),

@@ -679,7 +679,7 @@ def test_best_leaves_the_endgame_searches_to_positions_with_few_unknown_cells():
 
 def test_paper_takes_a_seed_from_0_up():
     # Python's generator took -5 for 5: the same games on both sides of 0.
-    with pytest.raises(InvalidInput, match="a seed is a whole number from 0 up"):
+    with pytest.raises(InvalidInput, match="a seed is a whole number from 0 to"):
         PaperStrategy(seed=-5)
 
 

@@ -44,7 +44,14 @@ from msanalysis.play.autoplay import Move, autoplay
 from msanalysis.play.noguess import generate
 from msanalysis.play.strategies import make_strategy
 from msanalysis.replay import ReplayRecorder, save_replay
-from msanalysis.rules import DIFFICULTIES, FirstClick, as_seed, board_size, default_first_click
+from msanalysis.rules import (
+    DIFFICULTIES,
+    FirstClick,
+    as_seed,
+    board_size,
+    check_seed_run,
+    default_first_click,
+)
 
 if TYPE_CHECKING:  # an optional dependency, imported only to run on Dask
     from distributed import Client
@@ -317,11 +324,19 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     first = as_seed(seed)
     if first is None:
         raise InvalidInput("games are played from a seed: give the first game's")
+    check_seed_run(first, games, "games")
     check_jobs(jobs)
     if chunk is not None:
         chunk = as_count(chunk, "chunk", 1)
     _check_dask(dask)
     _check_replays(replays, here=dask is None)
+    # Checked above, when called; played below, as the results are asked for.
+    return _played(spec, first, games, jobs, dask, chunk, replays)
+
+
+def _played(spec: PlaySpec, first: int, games: int, jobs: int, dask: str | Client | None,
+            chunk: int | None, replays: str | Path | None) -> Generator[GameResult, None, None]:
+    """:func:`run_games`' games, its arguments checked."""
     seeds = range(first, first + games)
     if dask is not None:
         yield from _run_dask(spec, seeds, dask, chunk, replays)

@@ -43,7 +43,7 @@ from msanalysis.errors import (
     worker_ignores_interrupts,
 )
 from msanalysis.position import FLAG, HIDDEN, Position
-from msanalysis.rules import FirstClick, as_seed, protected_mine, windows_xp_move
+from msanalysis.rules import FirstClick, as_seed, check_seed_run, protected_mine, windows_xp_move
 from msanalysis.rules import generate as generate_by_rule
 from msanalysis.tracker import COMPONENT, MINE_COUNT, Tracker
 
@@ -766,6 +766,7 @@ def generate_many(width: int, height: int, mines: int, count: int, *, rules: str
     check_jobs(jobs)
     if as_seed(seed) is None:  # board i is the board of seed + i
         raise InvalidInput("generate_many numbers its boards from a seed: give one")
+    check_seed_run(seed, count, "boards")
     # perf_counter is the system's monotonic clock: worker processes read the same deadline.
     deadline = deadline_after(time_limit)
     make = partial(_one_board, width, height, mines, rules, first_click, method, grade, deadline)
