@@ -124,3 +124,21 @@ def test_a_tatham_size_is_in_ascii_digits():
     assert NumberGrid.from_tatham("2x2:1111").to_text() == "11\n11"
     with pytest.raises(ParseError, match="starts with WxH"):
         NumberGrid.from_tatham("\uff12x2:1111")  # a full-width 2
+
+
+@pytest.mark.parametrize("width", [1, 2, 9, 10, 11, 99, 100, 101, 999, 1000, 1234])
+def test_column_numbers_are_each_column_written_downwards(width):
+    # The headers are made of repeated strings (fast on a row of ten million cells); checked
+    # against the column numbers written one by one, right-aligned, a digit a line.
+    from msanalysis.text import percent_grid, render_grid
+
+    places = len(str(width - 1))
+    expected = ["".join(str(c).rjust(places)[p] for c in range(width)) for p in range(places)]
+    assert render_grid(["." * width]).splitlines()[:places] == [" " * 2 + e for e in expected]
+    # Two digits fit a cell of the percent grid; the higher ones go above, one a cell.
+    wide = max(places, 2)
+    digits = [str(c).rjust(wide) for c in range(width)]
+    lines = percent_grid(["  ." * width]).splitlines()
+    for p in range(wide - 2):
+        assert lines[p] == "  " + "".join(f"  {d[p]}" for d in digits)
+    assert lines[wide - 2] == "  " + "".join(f" {d[-2:]}" for d in digits)
