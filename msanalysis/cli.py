@@ -631,10 +631,15 @@ def generate(
             typer.echo(comment(0, f"seed {base} + N for board-N.mbf"), err=True)
         written = 0
         with _progress(f"{rules.value} boards", count) as advance:
-            for i, board in boards:
-                _write_board(board, comment(i), format, output_dir / f"board-{i:04d}.{suffix}")
-                written += 1
-                advance()
+            try:
+                for i, board in boards:
+                    _write_board(board, comment(i), format,
+                                 output_dir / f"board-{i:04d}.{suffix}")
+                    written += 1
+                    advance()
+            except AnalysisTooHard as error:  # what was made is there: say how much
+                raise type(error)(f"{written:,} of {count:,} boards written to {output_dir}, "
+                                  f"then: {error}") from None
     typer.echo(f"wrote {text.quantity(written, 'board')} to {output_dir}", err=True)
 
 
