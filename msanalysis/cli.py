@@ -40,6 +40,7 @@ from msanalysis.errors import (
     printable,
     seconds_left,
     source_name,
+    target_name,
     worker_ignores_interrupts,
 )
 from msanalysis.exact import decimal, fraction_text, magnitude
@@ -422,7 +423,7 @@ def write_svg(obj: object, path: Path) -> None:
     from msanalysis import svg
 
     write_file(path, svg.board(obj))
-    typer.echo(f"wrote {path}", err=True)
+    typer.echo(f"wrote {target_name(path)}", err=True)
 
 
 # == foundation: show, generate, metrics ==========================================================
@@ -572,7 +573,7 @@ def generate(
     format: Annotated[OutputFormat, typer.Option(
         "--format", help="Layout text or binary MBF.")] = OutputFormat.text,
     output: Annotated[Optional[Path], typer.Option(
-        "--output", "-o", help="Write here instead of stdout.")] = None,
+        "--output", "-o", help="Write here instead of stdout (- is stdout).")] = None,
     count: Annotated[int, typer.Option(
         help="How many boards; more than one needs --output-dir.")] = 1,
     output_dir: Annotated[Optional[Path], typer.Option(
@@ -593,6 +594,8 @@ def generate(
     from msanalysis.errors import check_jobs
     from msanalysis.play.noguess import generate_many
 
+    if output is not None and str(output) == "-":  # standard output: as without the option
+        output = None
     check_time_limit(time_limit)
     if count < 1:
         fail(f"--count must be at least 1, got {count}")
@@ -1374,7 +1377,8 @@ def replay_command(
         # A file name that is not UTF-8 is written with escapes, as printable writes it.
         with user_errors():
             write_file(csv_file, table.getvalue().encode("utf-8", errors="backslashreplace"))
-        typer.echo(f"wrote {csv_file} ({len(rows)} replay{'s' if len(rows) != 1 else ''})",
+        typer.echo(f"wrote {target_name(csv_file)} ({len(rows)} replay"
+                   f"{'s' if len(rows) != 1 else ''})",
                    err=True)
     if failed:
         raise typer.Exit(failed)  # 3 when a replay ran out of time, else 2
@@ -1541,7 +1545,7 @@ def puzzle_solve(
                 write_file(svg, pictures.board(Puzzle(grid, layout, level), solution=True))
             else:
                 write_file(svg, pictures.board(result))
-        typer.echo(f"wrote {svg}", err=True)
+        typer.echo(f"wrote {target_name(svg)}", err=True)
     if result.timed_out:
         search_stopped(time_limit)
 

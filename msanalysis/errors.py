@@ -299,6 +299,15 @@ def source_name(path: object) -> str:
     return "stdin" if str(path) == "-" else str(path)
 
 
+def target_name(path: object) -> str:
+    """How messages name the file written at ``path``: ``stdout`` for ``-`` (standard output).
+
+    >>> target_name("-"), target_name("board.svg")
+    ('stdout', 'board.svg')
+    """
+    return "stdout" if str(path) == "-" else str(path)
+
+
 class ParseError(MsanalysisError, ValueError):
     """Text or bytes that do not describe a board, position or number grid.
 

@@ -100,7 +100,8 @@ def read_bytes(path: str | Path) -> bytes:
 
 
 def write_file(path: str | Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path``: bytes as they are, text as UTF-8.
+    """Write ``data`` to ``path`` (``-``: standard output, as ``-`` to read is standard input):
+    bytes as they are, text as UTF-8.
 
     Raises
     ------
@@ -119,6 +120,9 @@ def write_file(path: str | Path, data: str | bytes) -> None:
         raise WrongType(f"write_file writes a str or bytes, got {a_name(type(data).__name__)}")
     if isinstance(data, str):
         data = data.encode("utf-8")
+    if str(path) == "-":
+        _standard_output(data)
+        return
     with _named(path), _opened(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "wb") as stream:
         stream.write(data)
 
@@ -205,6 +209,17 @@ def _standard_input() -> bytes:
     if _STDIN_READ is None or _STDIN_READ[0] is not stream:
         _STDIN_READ = (stream, limited(stream.buffer.read(MAX_FILE_BYTES + 1), "stdin"))
     return _STDIN_READ[1]
+
+
+def _standard_output(data: bytes) -> None:
+    """Write ``data`` to standard output, after what was printed to it before."""
+    sys.stdout.flush()
+    binary = getattr(sys.stdout, "buffer", None)  # a notebook's output takes text only
+    if binary is None:
+        sys.stdout.write(data.decode("utf-8", errors="replace"))
+    else:
+        binary.write(data)
+    sys.stdout.flush()
 
 
 def read_text(path: str | Path) -> str:

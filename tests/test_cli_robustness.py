@@ -154,6 +154,18 @@ def test_a_file_named_dash_is_read_by_a_path_to_it(tmp_path, monkeypatch):
     assert "empty position" in one_error_line(run("show", "-", stdin=""), 2)
 
 
+def test_a_file_to_write_named_dash_is_standard_output(tmp_path, monkeypatch):
+    # It was a file named "-" in the working folder, made without a word.
+    monkeypatch.chdir(tmp_path)
+    board = run("generate", "--width", 3, "--height", 3, "--mines", 1, "--seed", 1, "-o", "-")
+    assert board.exit_code == 0 and board.stdout == run(
+        "generate", "--width", 3, "--height", 3, "--mines", 1, "--seed", 1).stdout
+    picture = run("show", PUZZLES / "positions" / "fifty-fifty-corner.txt", "--svg", "-")
+    assert picture.exit_code == 0 and picture.stdout.rstrip().endswith("</svg>")
+    assert picture.stderr == "wrote stdout\n"
+    assert not (tmp_path / "-").exists()
+
+
 def test_stdin_that_is_not_text_and_names_with_line_breaks(tmp_path):
     result = runner.invoke(app, ["reconstruct", "-"], input=b"1\xff\n")
     assert "stdin: not a text file" in one_error_line(result, 2)
