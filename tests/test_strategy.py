@@ -683,6 +683,14 @@ def test_paper_takes_a_seed_from_0_up():
         PaperStrategy(seed=-5)
 
 
+@pytest.mark.parametrize("name", ["best", "safest", "paper"])
+@pytest.mark.parametrize("seed", ["abc", -1, 1.5, [1]])
+def test_every_strategy_checks_its_seed(name, seed):
+    # best and safest use none, and took any: a mistake they now name as paper does.
+    with pytest.raises(InvalidInput, match="a seed"):
+        make_strategy(name, seed=seed)
+
+
 @pytest.mark.parametrize("game, strategy, options, message", [
     ("x", "paper", {}, "autoplay takes a Game"),
     (None, "best", {}, "autoplay plays a strategy object"),  # the name of one, not one

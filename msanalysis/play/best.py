@@ -250,7 +250,8 @@ class BestStrategy(ForcedFirst):
                  unavoidable: bool = True, near_sea: int = 30,
                  defer_regions: bool = True, block_missing: int = 0,
                  lone_safe: bool = True, living: bool = True) -> None:
-        super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
+        super().__init__(seed=seed, flag_mines=flag_mines, explain=explain,
+                         quick_look=quick_look)
         margin, blend = _share(margin, "margin"), _share(blend, "blend")
         candidates = as_count(candidates, "candidates", 1)
         sea_candidates = as_count(sea_candidates, "sea_candidates", 0)

@@ -16,6 +16,7 @@ from msanalysis.errors import AnalysisTooHard, check_flag, check_type
 from msanalysis.obvious import deciding_number, obvious_cells
 from msanalysis.play.autoplay import FLAG_MOVE, REVEAL, Move
 from msanalysis.position import Position
+from msanalysis.rules import as_seed
 
 __all__ = ["ForcedFirst", "cell_moves", "forced_moves", "forced_then_guess", "obvious_moves",
            "rough_guess"]
@@ -26,6 +27,9 @@ class ForcedFirst:
 
     Parameters
     ----------
+    seed : int, optional
+        Checked like every strategy's (see :func:`~msanalysis.rules.as_seed`); the strategies
+        built on this one guess without chance and use none.
     flag_mines : bool
         Also flag the forced mines.
     explain : bool
@@ -39,8 +43,9 @@ class ForcedFirst:
     name = "forced-first"
     uses_analysis = True
 
-    def __init__(self, *, flag_mines: bool = False, explain: bool = False,
-                 quick_look: bool = True) -> None:
+    def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
+                 explain: bool = False, quick_look: bool = True) -> None:
+        as_seed(seed)  # "abc" or -1 is a mistake here as with paper, which uses its seed
         for flag, name in ((flag_mines, "flag_mines"), (explain, "explain"),
                            (quick_look, "quick_look")):
             check_flag(flag, name)

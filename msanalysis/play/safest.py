@@ -37,7 +37,8 @@ class SafestStrategy(ForcedFirst):
 
     def __init__(self, *, seed: int | None = None, flag_mines: bool = False,
                  explain: bool = False, quick_look: bool = True) -> None:
-        super().__init__(flag_mines=flag_mines, explain=explain, quick_look=quick_look)
+        super().__init__(seed=seed, flag_mines=flag_mines, explain=explain,
+                         quick_look=quick_look)
 
     def guess(self, position: Position, analysis: Any) -> Move:
         self._check(position, analysis, "guess")
