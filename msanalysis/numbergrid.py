@@ -26,7 +26,15 @@ from msanalysis.board import (
     neighbour_counts,
     oversized,
 )
-from msanalysis.errors import InvalidInput, ParseError, WrongType, check_list, check_type, quantity
+from msanalysis.errors import (
+    InvalidInput,
+    ParseError,
+    WrongType,
+    a_name,
+    check_list,
+    check_type,
+    quantity,
+)
 from msanalysis.files import lines_of, read_text
 
 __all__ = ["RULES", "UNKNOWN", "NumberGrid", "puzzle_header", "read_with_header"]
@@ -208,8 +216,8 @@ class NumberGrid:
             try:
                 clues = [[UNKNOWN if v is None else v for v in row] for row in clues]
             except TypeError:
-                raise InvalidInput(f"a number grid needs rows of numbers, got a "
-                                   f"{type(clues).__name__}") from None
+                raise WrongType(f"a number grid needs rows of numbers, got "
+                                f"{a_name(type(clues).__name__)}") from None
             for row, values in enumerate(clues):
                 for col, value in enumerate(values):
                     if isinstance(value, (bool, np.bool_)):  # numpy would read it as 0 or 1

@@ -90,7 +90,7 @@ class Position:
             if total_mines < 0:
                 raise InvalidInput(f"the mine count cannot be negative, got {total_mines}")
             if total_mines > array.size:
-                raise InvalidInput(mines_do_not_fit(total_mines, f"{array.size} cells"))
+                raise InvalidInput(mines_do_not_fit(total_mines, quantity(array.size, "cell")))
         array.setflags(write=False)
         self._states = array
         self._total_mines = total_mines
@@ -173,7 +173,7 @@ class Position:
             if mines < 0:
                 raise ParseError(f"the mine count cannot be negative, got {mines}")
             if mines > states.size:
-                raise ParseError(mines_do_not_fit(mines, f"{states.size} cells"))
+                raise ParseError(mines_do_not_fit(mines, quantity(states.size, "cell")))
             shown = int(np.count_nonzero(states == MINE))
             if shown > mines:
                 raise ParseError(f"{quantity(shown, 'shown mine')}, more than the "
@@ -241,7 +241,7 @@ class Position:
         if mines < 0:
             raise ParseError(f"the mine count cannot be negative, got {mines}")
         if mines > width * height:
-            raise ParseError(mines_do_not_fit(mines, f"{width * height} cells"), line=1)
+            raise ParseError(mines_do_not_fit(mines, quantity(width * height, "cell")), line=1)
         return cls(rows, mines)
 
     @classmethod

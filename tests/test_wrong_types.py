@@ -417,3 +417,14 @@ def test_strategies_logic_books_and_runs_name_a_wrong_argument(index):
     call, kind, message = _strategy_logic_and_run_calls()[index]
     with pytest.raises(kind, match=message):
         call()
+
+
+@pytest.mark.parametrize("value, kind", [(None, "a NoneType"), (42, "an int")])
+def test_a_number_grid_of_the_wrong_kind_is_a_type_error(value, kind):
+    # It was an InvalidInput alone ("got a int"), where the other wrong kinds are WrongTypes.
+    from msanalysis.numbergrid import NumberGrid
+    from msanalysis.reconstruction import reconstruct
+
+    for make in (NumberGrid, reconstruct):
+        with pytest.raises(WrongType, match=f"a number grid needs rows of numbers, got {kind}$"):
+            make(value)
