@@ -156,19 +156,6 @@ class Action:
         object.__setattr__(self, "time", as_real(self.time))  # past a float's range: inf
 
 
-def _writable(text: str) -> bool:
-    """Whether ``text`` can be written as UTF-8 (a lone surrogate, left by a bad decode, cannot).
-
-    >>> _writable("王嘉宁"), _writable("\\ud800")
-    (True, False)
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 @dataclass(frozen=True)
 class Replay:
     """A recorded game: the layout and the player's actions, in order.
@@ -244,10 +231,11 @@ class Replay:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):
                 raise InvalidInput(f"a replay's {name} is a string, got {value!r}")
-            # The names are saved; the source (a path, which may hold any byte) is not.
-            if value is not None and name != "source" and not _writable(value):
-                raise InvalidInput(f"a replay's {name} is text that UTF-8 can write, got "
-                                   f"{value!r}")
+            # The names are saved, and read back printable (a tab as \t: see printable); the
+            # source (a path, which may hold any byte) is not saved.
+            if value is not None and name != "source" and printable(value) != value:
+                raise InvalidInput(f"a replay's {name} is printable text (no line break, tab, "
+                                   f"control code or lone surrogate), got {value!r}")
         if self.date is not None and not isinstance(self.date, datetime):
             raise InvalidInput(f"a replay's date is a datetime, got {self.date!r}")
         if self.seconds is not None:

@@ -695,8 +695,13 @@ def test_a_replay_refuses_what_it_could_not_save_and_the_recorder_its_clock_at_o
     replay = Replay(board, [("reveal", (0, 0), 0.0)], seconds=Fraction(1, 2))
     save_replay(replay, tmp_path / "a.msreplay.jsonl")  # a Fraction was no JSON
     assert load_replay(tmp_path / "a.msreplay.jsonl").seconds == 0.5
-    with pytest.raises(InvalidInput, match="player is text that UTF-8 can write"):
-        Replay(board, [("reveal", (0, 0), 0.0)], player="\ud800")
+    for name in ["\ud800", "a\tb", "a\nb", "a\x00b", "a\u2028b"]:
+        # A lone surrogate cannot be written; the others were read back escaped (a\\tb).
+        with pytest.raises(InvalidInput, match="player is printable text"):
+            Replay(board, [("reveal", (0, 0), 0.0)], player=name)
+    named = Replay(board, [("reveal", (0, 0), 0.0)], player="王嘉宁 (China)", program="x y")
+    save_replay(named, tmp_path / "b.msreplay.jsonl")
+    assert load_replay(tmp_path / "b.msreplay.jsonl") == named
     with pytest.raises(WrongType, match="a \\(kind, cell, time\\) tuple"):
         Replay(board, [("reveal",)])
     with pytest.raises(InvalidInput, match="time inf"):
