@@ -6,6 +6,7 @@ import pytest
 
 from msanalysis.analysis import analyze
 from msanalysis.errors import InvalidInput, ParseError
+from msanalysis.play.bench import PlaySpec
 from msanalysis.play.best import BestStrategy
 from msanalysis.play.book import BOOKS, Entry, OpeningBook
 from msanalysis.position import Position
@@ -74,3 +75,16 @@ def test_a_book_path_that_is_not_a_file(tmp_path) -> None:
         OpeningBook.load(tmp_path / "missing.json")
     with pytest.raises(InvalidInput, match="and it is not a file"):
         OpeningBook.load(tmp_path)
+
+
+@pytest.mark.parametrize("size, options, message", [
+    ("beginner", {}, "the opening book is for 30x16/99 games, these are 9x9/10"),
+    ("expert", {"rules": "safe-opening"}, "for games of rules safe-cell, these are of safe-open"),
+    ("expert", {"first_click": (3, 3)}, r"from the first click \(0, 0\), these start at \(3, 3\)"),
+])
+def test_a_book_of_other_games_is_refused(size, options, message):
+    # Its positions would never be met: the games were played as without it, without a word.
+    spec = PlaySpec.standard(size, options={"book": "expert-safe-cell"}, **options)
+    with pytest.raises(InvalidInput, match=message):
+        spec.check()
+    PlaySpec.standard("expert", options={"book": "expert-safe-cell"}).check()

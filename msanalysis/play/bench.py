@@ -127,7 +127,10 @@ class PlaySpec:
         for name, _ in self.options:
             if name in ("seed", "flag_mines", "explain"):
                 raise InvalidInput(f"{name} is the games' to set, not an option of the strategy")
-        make_strategy(self.strategy, seed=0, **dict(self.options))
+        strategy = make_strategy(self.strategy, seed=0, **dict(self.options))
+        book = getattr(strategy, "book", None)
+        if book is not None:  # a book of other games would never be opened
+            book.check_game(self.width, self.height, self.mines, self.rules, self.first_click)
         # A guess-free board is a safe-opening layout that logic wins: one such layout checks
         # the size, where finding a guess-free one took minutes on a large board, before a
         # run's time limit was set.

@@ -92,6 +92,35 @@ class OpeningBook:
         entry = self.entries.get(position.to_text())
         return None if entry is None else entry.guess
 
+    def check_game(self, width: int, height: int, mines: int, rules: str,
+                   first_click: Cell | None) -> None:
+        """Refuse games other than the book's own, by what its ``about`` says (board, rules,
+        first click; a book that says nothing takes any): none of its positions would be met,
+        and the games would be played as without it.
+
+        Examples
+        --------
+        >>> book = OpeningBook({}, {"board": "30x16/99", "rules": "safe-cell"})
+        >>> book.check_game(30, 16, 99, "safe-cell", (0, 0))
+        >>> book.check_game(9, 9, 10, "safe-cell", (0, 0))
+        Traceback (most recent call last):
+        ...
+        msanalysis.errors.InvalidInput: the opening book is for 30x16/99 games, these are 9x9/10
+        """
+        about = self.about
+        board = f"{width}x{height}/{mines}"
+        if about.get("board") not in (None, board):
+            raise InvalidInput(f"the opening book is for {about['board']} games, these are "
+                               f"{board}")
+        if about.get("rules") not in (None, str(rules)):
+            raise InvalidInput(f"the opening book is for games of rules {about['rules']}, these "
+                               f"are of {rules}")
+        click = about.get("first_click")
+        if click is not None and first_click is not None and click != list(first_click):
+            raise InvalidInput(f"the opening book is for games from the first click "
+                               f"{tuple(click) if isinstance(click, list) else click!r}, these "
+                               f"start at {tuple(first_click)}")
+
     def __len__(self) -> int:
         return len(self.entries)
 
