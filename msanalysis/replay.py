@@ -423,8 +423,10 @@ def _read_ours(data: bytes, source: str) -> Replay:
     try:
         text = data.decode("utf-8-sig")  # a byte order mark first is not part of the text
     except UnicodeDecodeError:
-        raise fail("not a replay: the file is neither an .avf, .rmv, .evf or .mvf file nor "
-                   "UTF-8 text") from None
+        # Read as ours by its ending or --format jsonl, or as a file that starts with "{".
+        raise fail("not a replay in our format (.msreplay.jsonl), which is UTF-8 text: an .avf, "
+                   ".rmv, .evf or .mvf replay is read by its ending or with --format "
+                   "(format= in load_replay)") from None
     lines = text.split("\n")
     complete = text.endswith("\n")
     if not text.strip():

@@ -717,3 +717,12 @@ def test_a_replay_refuses_what_it_could_not_save_and_the_recorder_its_clock_at_o
         recorder.record("flag", (1, 1))
     with pytest.raises(InvalidInput, match="off the 2x2 board"):
         recorder.record("reveal", (5, 0))
+
+
+def test_a_binary_file_read_as_ours_is_named_as_not_ours(tmp_path):
+    # Said "neither an .avf, .rmv, .evf or .mvf file", of an .avf read with format="jsonl".
+    path = tmp_path / "game.avf"
+    path.write_bytes(b"\x00\x01\xff binary")
+    with pytest.raises(ReplayError, match=r"not a replay in our format \(\.msreplay\.jsonl\), "
+                                          r"which is UTF-8 text: an \.avf"):
+        load_replay(path, format="jsonl")
