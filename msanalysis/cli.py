@@ -418,6 +418,21 @@ def chosen_difficulty(difficulty: str | None, *sizes: int | None) -> str | None:
     return difficulty or (None if given else "beginner")
 
 
+def check_not_read(output: Path | None, inputs: Sequence[Path], option: str) -> None:
+    """Refuse an ``output`` that is one of the files the command reads: written after they
+    are read, it would replace one without a word."""
+    if output is None or str(output) == "-":
+        return
+    for source in inputs:
+        try:
+            same = str(source) != "-" and os.path.samefile(output, source)
+        except OSError:  # one of them missing (the output, usually): not the same file
+            same = False
+        if same:
+            fail(f"{option} {output} is the file read ({source}): writing it would replace "
+                 "it; give another name")
+
+
 def write_svg(obj: object, path: Path) -> None:
     """Write ``svg.board(obj)`` to ``path`` (the picture module is imported only when asked)."""
     from msanalysis import svg
@@ -500,6 +515,7 @@ def show(
         "--svg", help="Also write the picture to this SVG file.")] = None,
 ) -> None:
     """Print a position or a board; for a board, its metrics too."""
+    check_not_read(svg, [file], "--svg")
     with user_errors():
         item = read_any(file)
         if isinstance(item, Board):
@@ -725,6 +741,7 @@ def analyze_command(
     """Forced cells, exact mine probabilities and the number of layouts of a position."""
     from msanalysis.analysis import analyze
 
+    check_not_read(svg, [file], "--svg")
     check_time_limit(time_limit)
     cell = parse_cell(explain, "--explain") if explain is not None else None
     with user_errors():
@@ -1320,6 +1337,7 @@ def replay_command(
     for folder, option in ((positions, "--positions"), (svg, "--svg")):
         if folder is not None:
             make_folder(folder, option)
+    check_not_read(csv_file, files, "--csv")
     if csv_file is not None:  # found now, not after judging every file
         if csv_file.is_dir():
             fail(f"--csv {csv_file} is a folder: it takes a file")
@@ -1517,6 +1535,7 @@ def puzzle_solve(
     from msanalysis.puzzle import grade as grade_of
     from msanalysis.reconstruction import reconstruct
 
+    check_not_read(svg, [file], "--svg")
     check_time_limit(time_limit)
     with user_errors():
         grid = load_grid(file, rule, "mosaic")

@@ -31,7 +31,7 @@ from msanalysis.constraints import build
 from msanalysis.errors import ParseError
 from msanalysis.game import Game
 from msanalysis.position import HIDDEN, Position
-from msanalysis.replay import ReplayRecorder, save_replay
+from msanalysis.replay import Replay, ReplayRecorder, save_replay
 
 PUZZLES = Path(__file__).resolve().parent.parent / "puzzles"
 runner = CliRunner()
@@ -164,6 +164,25 @@ def test_a_file_to_write_named_dash_is_standard_output(tmp_path, monkeypatch):
     assert picture.exit_code == 0 and picture.stdout.rstrip().endswith("</svg>")
     assert picture.stderr == "wrote stdout\n"
     assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.parametrize("command, option", [("show", "--svg"), ("analyze", "--svg"),
+                                             ("puzzle solve", "--svg"), ("replay", "--csv")])
+def test_an_output_that_is_the_file_read_is_refused(tmp_path, command, option):
+    # Written after the file was read, it replaced the file without a word.
+    source = {"puzzle solve": PUZZLES / "reconstruct" / "beginner-mosaic.txt",
+              "replay": tmp_path / "game.msreplay.jsonl"}.get(
+                  command, PUZZLES / "positions" / "fifty-fifty-corner.txt")
+    path = tmp_path / source.name
+    if command == "replay":
+        save_replay(Replay(Board.from_text("*.\n.."), [("reveal", (1, 1), 0.0)]), path)
+    else:
+        path.write_bytes(source.read_bytes())
+    before = path.read_bytes()
+    line = one_error_line(run(*command.split(), path, option, tmp_path / "." / path.name), 2)
+    assert line == (f"error: {option} {tmp_path / '.' / path.name} is the file read ({path}): "
+                    "writing it would replace it; give another name\n")
+    assert path.read_bytes() == before
 
 
 def test_stdin_that_is_not_text_and_names_with_line_breaks(tmp_path):
