@@ -1344,6 +1344,9 @@ def replay_command(
         if not csv_file.parent.is_dir():
             fail(f"--csv {csv_file}: there is no folder {csv_file.parent} to write it in")
     names = [str(file) for file in files]
+    if dask is not None and jobs != 1:
+        fail("--jobs and --dask: the replays are judged by local worker processes or by a Dask "
+             "cluster's workers, not both")
     if "-" in names and (dask is not None or (jobs > 1 and len(names) > 1)):
         # Worker processes read /dev/null as their standard input, Dask workers their own.
         fail("standard input (-) is read by this process only: judge it without --jobs and "

@@ -162,6 +162,11 @@ def test_bad_run_arguments():
         run_games(PAPER, 3, jobs=0)
     with pytest.raises(ValueError, match="negative"):
         run_games(PAPER, -1)
+    # Local processes beside a cluster's workers were left idle without a word; said before
+    # the scheduler is asked (nothing listens on port 1).
+    for run in (run_games, bench):
+        with pytest.raises(InvalidInput, match="--jobs and --dask: the games are played by"):
+            run(PAPER, 2, jobs=2, dask="tcp://127.0.0.1:1")
     # The last game's seed would pass the largest: a run of 4,300 nines printed none of it.
     with pytest.raises(InvalidInput, match="2 games from seed 18446744073709551615 would pass"):
         run_games(PAPER, 2, seed=2**64 - 1)

@@ -119,6 +119,8 @@ def test_numbers_and_sizes_beyond_any_board_are_refused_as_read(tmp_path, name, 
     (["reconstruct", "-", "--time-limit", "1e10"], "up to 10,000,000"),
     (["play", "--games", "1", "--dask", "garbage"], "cannot use the Dask scheduler"),
     (["replay", "any.msreplay.jsonl", "--dask", "garbage"], "cannot use the Dask scheduler"),
+    (["play", "--games", "2", "--jobs", "2", "--dask", "tcp://127.0.0.1:1"], "--jobs and --dask"),
+    (["replay", "any.avf", "--jobs", "2", "--dask", "tcp://127.0.0.1:1"], "--jobs and --dask"),
     # A size of 0 is a size given: not a beginner board with no mines.
     (["generate", "--mines", "0"], "give a difficulty, or all of width, height and mines"),
     (["play", "--games", "1", "--mines", "0"], "give a difficulty, or all of width"),

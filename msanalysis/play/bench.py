@@ -256,8 +256,12 @@ def _check_replays(replays: Any, *, here: bool) -> None:
         raise InvalidInput(f"replays {str(replays)!r} is a file, not a folder")
 
 
-def _check_dask(dask: Any) -> None:
-    """Refuse a ``dask`` that is neither a scheduler's address nor a client of one."""
+def _check_dask(dask: Any, jobs: int) -> None:
+    """Refuse a ``dask`` that is neither a scheduler's address nor a client of one, or that
+    comes with local ``jobs`` (which would be left idle)."""
+    if dask is not None and jobs != 1:
+        raise InvalidInput("--jobs and --dask: the games are played by local worker processes "
+                           "or by a Dask cluster's workers, not both")
     if dask is None or isinstance(dask, str):
         return
     # A client exists only once distributed (an optional dependency) has been imported.
@@ -331,7 +335,7 @@ def run_games(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     check_jobs(jobs)
     if chunk is not None:
         chunk = as_count(chunk, "chunk", 1)
-    _check_dask(dask)
+    _check_dask(dask, jobs)
     _check_replays(replays, here=dask is None)
     # Checked above, when called; played below, as the results are asked for.
     return _played(spec, first, games, jobs, dask, chunk, replays)
@@ -694,7 +698,8 @@ def bench(spec: PlaySpec, games: int, *, seed: int = 0, jobs: int = 1,
     O(games) games; each worker holds only a few seeds at a time.
     """
     check_type(spec, PlaySpec, "bench", "PlaySpec.standard makes one")
-    _check_dask(dask)
+    check_jobs(jobs)
+    _check_dask(dask, jobs)
     _check_replays(replays, here=dask is None)
     check_function(on_result, "bench's on_result is a function")
     spec.check()
