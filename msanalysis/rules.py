@@ -203,7 +203,7 @@ def protected_mine(board: Board, first_click: Cell, rules: str) -> Cell | None:
 
     Examples
     --------
-    >>> board = Board.from_text("*..\n...\n...")
+    >>> board = Board.from_text("*..\\n...\\n...")
     >>> protected_mine(board, (0, 0), "safe-cell"), protected_mine(board, (1, 1), "safe-cell")
     ((0, 0), None)
     >>> protected_mine(board, (1, 1), "safe-opening"), protected_mine(board, (0, 0), "unsafe")
