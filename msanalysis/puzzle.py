@@ -131,8 +131,8 @@ class Puzzle:
     @classmethod
     def from_grid(cls, grid: NumberGrid, *, seed: int | None = None,
                   time_limit: float | None = None) -> Puzzle:
-        """The puzzle a grid makes, solved and graded (``seed``: a whole number from 0 up, or
-        None).
+        """The puzzle a grid makes, solved and graded (``seed``: see
+        :func:`~msanalysis.rules.as_seed`, or None).
 
         Raises
         ------
